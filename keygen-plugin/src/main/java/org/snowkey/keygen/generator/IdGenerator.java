@@ -1,0 +1,99 @@
+package org.snowkey.keygen.generator;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.layout.DecodedId;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.lease.WorkerLease;
+
+/**
+ * The generator of one scope: one worker lease and the named sequence streams issuing on it.
+ *
+ * <p>Streams are independent counters; ids are unique within a stream across the cluster, because the
+ * stream's ids carry the leased worker id and stay inside the lease's timestamp range. Use one stream for
+ * everything whose ids must not repeat.
+ */
+public final class IdGenerator implements AutoCloseable {
+
+    /** The stream that application code gets when it names none, and that {@code sequence-scope: global} uses. */
+    public static final String DEFAULT_STREAM = "global";
+
+    private final IdLayout layout;
+
+    private final WorkerLease lease;
+
+    private final IssuePolicy policy;
+
+    private final Map<String, SequenceStream> streams = new ConcurrentHashMap<>();
+
+    /**
+     * @param layout the id layout
+     * @param lease where the worker id comes from
+     * @param clock the wall clock
+     * @param maxTolerateTimeDifferenceMillis how long a call may wait for a clock that moved back
+     * @param maxTimeCacheMillis how far the logical timestamp may lag the wall clock
+     */
+    public IdGenerator(final IdLayout layout, final WorkerLease lease, final WallClock clock, final long maxTolerateTimeDifferenceMillis,
+                       final long maxTimeCacheMillis) {
+        this.layout = layout;
+        this.lease = lease;
+        this.policy = new IssuePolicy(layout, clock, maxTolerateTimeDifferenceMillis, maxTimeCacheMillis);
+    }
+
+    /** The stream of that name, created on first use. */
+    public SequenceStream stream(final String name) {
+        SequenceStream stream = streams.get(name);
+        return stream != null ? stream : streams.computeIfAbsent(name, key -> new SequenceStream(key, lease, policy));
+    }
+
+    /** The next id of the default stream. */
+    public long nextId() {
+        return stream(DEFAULT_STREAM).nextId();
+    }
+
+    /** The next {@code count} ids of the default stream, in one atomic step. */
+    public IdBatch nextIds(final int count) {
+        return stream(DEFAULT_STREAM).nextIds(count);
+    }
+
+    public DecodedId decode(final long id) {
+        return layout.decode(id);
+    }
+
+    public IdLayout layout() {
+        return layout;
+    }
+
+    public WorkerLease lease() {
+        return lease;
+    }
+
+    /** The grant in force, acquiring it if needed (start-up code calls this to fail early). */
+    public LeaseGrant currentGrant() {
+        return lease.currentGrant();
+    }
+
+    /** Waits for the clock that moved back, counted since start. */
+    public long clockBackWaits() {
+        return policy.clockBackWaits();
+    }
+
+    /** The streams created so far, by name. */
+    public Map<String, SequenceStream> streams() {
+        return Map.copyOf(streams);
+    }
+
+    /** Releases the lease with the exact high-water mark of every stream. */
+    @Override
+    public void close() {
+        lease.close();
+    }
+
+    @Override
+    public String toString() {
+        return "IdGenerator[" + layout + " on " + lease.describe() + "]";
+    }
+}

@@ -1,0 +1,125 @@
+package org.snowkey.keygen.generator;
+
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.PropertyNames;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseGrant;
+
+/**
+ * The rules every stream of a generator issues under (DESIGN section 2): never past the wall clock, never past
+ * the lease ceiling, wait for a clock that moved back only up to the tolerance. Shared by the streams of one
+ * generator, together with the highest clock reading seen, which tells a clock step back from a burst that
+ * simply ran ahead of the clock.
+ */
+final class IssuePolicy {
+
+    private final IdLayout layout;
+
+    private final WallClock clock;
+
+    private final long toleranceMillis;
+
+    private final long maxTimeCacheMillis;
+
+    private final AtomicLong highestClockReading = new AtomicLong(Long.MIN_VALUE);
+
+    private final LongAdder clockBackWaits = new LongAdder();
+
+    IssuePolicy(final IdLayout layout, final WallClock clock, final long toleranceMillis, final long maxTimeCacheMillis) {
+        this.layout = layout;
+        this.clock = clock;
+        this.toleranceMillis = toleranceMillis;
+        this.maxTimeCacheMillis = maxTimeCacheMillis;
+    }
+
+    IdLayout layout() {
+        return layout;
+    }
+
+    WallClock clock() {
+        return clock;
+    }
+
+    long maxTimeCacheMillis() {
+        return maxTimeCacheMillis;
+    }
+
+    long clockBackWaits() {
+        return clockBackWaits.sum();
+    }
+
+    /** The wall clock as a logical timestamp, cheap and possibly a tick behind. */
+    long nowLogical() {
+        return layout.toLogical(clock.millis());
+    }
+
+    /** The wall clock as a logical timestamp, precise; remembers the highest reading. */
+    long preciseNowLogical() {
+        long now = clock.preciseMillis();
+        highestClockReading.accumulateAndGet(now, Math::max);
+        return layout.toLogical(now);
+    }
+
+    /**
+     * Waits until the wall clock reaches logical timestamp {@code needed}. A stream that issued faster than
+     * 2^S ids per ms simply waits for the next milliseconds; a clock that stepped back below a reading already
+     * seen is waited for only up to the tolerance.
+     *
+     * @throws IdUnavailableException when the clock moved back further than the tolerance
+     */
+    void awaitClock(final long needed) {
+        long now = preciseNowLogical();
+        long wait = needed - now;
+        if (wait <= 0) {
+            return;
+        }
+        long highest = layout.toLogical(highestClockReading.get());
+        if (now < highest) {
+            if (wait > toleranceMillis) {
+                throw new IdUnavailableException("SnowKey cannot issue an id: the wall clock moved back " + (highest - now) + " ms (from "
+                        + Instant.ofEpochMilli(layout.toWallClock(highest)) + " to " + Instant.ofEpochMilli(layout.toWallClock(now))
+                        + ") and the time cache is spent; the next id needs " + Instant.ofEpochMilli(layout.toWallClock(needed)) + ", "
+                        + wait + " ms away, more than " + PropertyNames.MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS + " = " + toleranceMillis);
+            }
+            clockBackWaits.increment();
+        }
+        sleepFor(wait);
+    }
+
+    /**
+     * Waits up to the tolerance for the lease backend to raise the grant's ceiling above {@code neededWallClock}.
+     *
+     * @return false when the grant was revoked meanwhile (the caller re-reads the lease)
+     * @throws IdUnavailableException when the ceiling stays below
+     */
+    boolean awaitCeiling(final LeaseGrant grant, final long neededWallClock) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(toleranceMillis);
+        while (grant.ceilingMillis() < neededWallClock) {
+            if (grant.isRevoked()) {
+                return false;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new IdUnavailableException("SnowKey cannot issue an id: lease ceiling reached. " + grant.holder() + " may issue timestamps up to "
+                        + Instant.ofEpochMilli(grant.ceilingMillis()) + " (its reserved-until as last written to the registry), the next id needs "
+                        + Instant.ofEpochMilli(neededWallClock) + ", and the lease has not been renewed; is the registry reachable?");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return true;
+    }
+
+    private static void sleepFor(final long millis) {
+        if (millis <= 1) {
+            // The next millisecond is close: yielding is cheaper than a timed park and its wake-up latency.
+            Thread.yield();
+            return;
+        }
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis - 1));
+    }
+}

@@ -1,0 +1,201 @@
+package org.snowkey.keygen.generator;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Instant;
+
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.HighWaterSource;
+import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.lease.WorkerLease;
+
+/**
+ * One sequence stream: the historical clock of DESIGN section 2 for one table (or for all tables of a scope).
+ *
+ * <p>State is one counter {@code c = t * 2^S + s} per lease holding. An id costs one compare-and-set that
+ * moves the counter by one; a batch of n ids moves it by n. The counter only ever moves forward, so the ids of
+ * a stream are strictly increasing for a worker id; when the worker id changes (new lease holding), the
+ * stream continues in the next millisecond so that it stays increasing.
+ */
+public final class SequenceStream {
+
+    private final String name;
+
+    private final WorkerLease lease;
+
+    private final IssuePolicy policy;
+
+    private final IdLayout layout;
+
+    private volatile Holding holding;
+
+    SequenceStream(final String name, final WorkerLease lease, final IssuePolicy policy) {
+        this.name = name;
+        this.lease = lease;
+        this.policy = policy;
+        this.layout = policy.layout();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The next id. */
+    public long nextId() {
+        while (true) {
+            Holding current = currentHolding();
+            long last = current.reserve(1);
+            if (last != Holding.RETRY) {
+                return layout.compose(last, current.workerId);
+            }
+        }
+    }
+
+    /** The next {@code count} ids, consecutive in this stream, reserved in one atomic step. */
+    public IdBatch nextIds(final int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("a batch holds at least one id, asked for " + count);
+        }
+        while (true) {
+            Holding current = currentHolding();
+            long last = current.reserve(count);
+            if (last != Holding.RETRY) {
+                return new IdBatch(layout, current.workerId, last - count + 1, count);
+            }
+        }
+    }
+
+    /** How far the stream's logical timestamp lags the wall clock: the ids a burst can take at once, in ms. */
+    public long timeCacheMillis() {
+        Holding current = holding;
+        if (current == null) {
+            return 0;
+        }
+        long lastCounter = current.lastCounter();
+        return Math.max(0, Math.min(policy.maxTimeCacheMillis(), policy.nowLogical() - layout.timestampOf(lastCounter)));
+    }
+
+    private Holding currentHolding() {
+        LeaseGrant grant = lease.currentGrant();
+        Holding current = holding;
+        if (current != null && current.grant == grant) {
+            return current;
+        }
+        return moveTo(grant);
+    }
+
+    private synchronized Holding moveTo(final LeaseGrant grant) {
+        Holding previous = holding;
+        if (previous != null && previous.grant == grant) {
+            return previous;
+        }
+        long start = layout.toLogical(Math.max(policy.clock().preciseMillis(), grant.floorMillis()));
+        if (previous != null) {
+            // Continue after everything issued on the previous holding, in a fresh millisecond.
+            start = Math.max(start, layout.timestampOf(previous.lastCounter()) + 1);
+        }
+        Holding next = new Holding(grant, layout.counterAt(start) - 1);
+        if (!grant.attach(next)) {
+            next.seal();
+        }
+        holding = next;
+        return next;
+    }
+
+    /** The counter of one stream on one lease holding. */
+    private final class Holding implements HighWaterSource {
+
+        static final long RETRY = Long.MIN_VALUE;
+
+        /** Counter value of a holding frozen by a release: every compare-and-set against it fails. */
+        private static final long SEALED = Long.MAX_VALUE;
+
+        private static final VarHandle COUNTER;
+
+        static {
+            try {
+                COUNTER = MethodHandles.lookup().findVarHandle(Holding.class, "counter", long.class);
+            } catch (final ReflectiveOperationException ex) {
+                throw new ExceptionInInitializerError(ex);
+            }
+        }
+
+        private final LeaseGrant grant;
+
+        private final int workerId;
+
+        /** The counter of the last id issued. */
+        @SuppressWarnings("unused")
+        private volatile long counter;
+
+        /** The last counter before sealing, kept so that the next holding continues after it. */
+        private volatile long sealedAt;
+
+        Holding(final LeaseGrant grant, final long startCounter) {
+            this.grant = grant;
+            this.workerId = grant.workerId();
+            this.counter = startCounter;
+            this.sealedAt = startCounter;
+        }
+
+        long lastCounter() {
+            long current = (long) COUNTER.getVolatile(this);
+            return current == SEALED ? sealedAt : current;
+        }
+
+        /**
+         * Reserves {@code count} counter values in one compare-and-set.
+         *
+         * @return the last value reserved, or {@link #RETRY} when this holding can no longer issue
+         */
+        long reserve(final int count) {
+            while (true) {
+                long last = (long) COUNTER.getVolatile(this);
+                if (last == SEALED || grant.isRevoked()) {
+                    return RETRY;
+                }
+                long base = last;
+                long now = policy.nowLogical();
+                long cacheFloor = now - policy.maxTimeCacheMillis();
+                if (layout.timestampOf(last) < cacheFloor) {
+                    // Idle longer than the cache cap: jump forward so decoded timestamps stay near real time.
+                    base = layout.counterAt(cacheFloor) - 1;
+                }
+                long next = base + count;
+                long timestamp = layout.timestampOf(next);
+                if (timestamp > now && timestamp > policy.preciseNowLogical()) {
+                    policy.awaitClock(timestamp);
+                    continue;
+                }
+                if (timestamp > IdLayout.MAX_TIMESTAMP) {
+                    throw new IdUnavailableException("SnowKey cannot issue an id: the 41 timestamp bits ran out at "
+                            + Instant.ofEpochMilli(layout.toWallClock(IdLayout.MAX_TIMESTAMP)) + "; configure a later epoch");
+                }
+                if (layout.toWallClock(timestamp) > grant.ceilingMillis()) {
+                    if (!policy.awaitCeiling(grant, layout.toWallClock(timestamp))) {
+                        return RETRY;
+                    }
+                    continue;
+                }
+                if (COUNTER.compareAndSet(this, last, next)) {
+                    return next;
+                }
+            }
+        }
+
+        @Override
+        public long seal() {
+            long last = (long) COUNTER.getAndSet(this, SEALED);
+            if (last == SEALED) {
+                return layout.toWallClock(layout.timestampOf(sealedAt));
+            }
+            sealedAt = last;
+            return layout.toWallClock(layout.timestampOf(last));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SequenceStream[" + name + " on " + lease.describe() + "]";
+    }
+}

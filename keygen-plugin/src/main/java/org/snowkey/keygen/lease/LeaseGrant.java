@@ -1,0 +1,131 @@
+package org.snowkey.keygen.lease;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One holding of a worker id: the range of timestamps this process may issue on it (DESIGN section 3).
+ *
+ * <p>The floor is fixed when the holding starts. The ceiling is the {@code reservedUntil} that the holder last
+ * wrote durably; a lease backend raises it with {@link #extendCeiling} only after the registry confirmed the
+ * write. A successor on the same worker id starts above the ceiling, so every id issued at or below it is
+ * unique whatever happens to this process afterwards.
+ *
+ * <p>The generator reads {@link #isRevoked()} and {@link #ceilingMillis()} on every id, so both are plain
+ * volatile fields.
+ */
+public final class LeaseGrant {
+
+    /** The ceiling of a holding that no registry bounds (a static worker id). */
+    public static final long UNBOUNDED = Long.MAX_VALUE;
+
+    private final int workerId;
+
+    private final long floorMillis;
+
+    private final String holder;
+
+    private volatile long ceilingMillis;
+
+    private volatile String revocationReason;
+
+    private final List<HighWaterSource> sources = new ArrayList<>();
+
+    private boolean sealed;
+
+    /**
+     * @param workerId the leased number
+     * @param floorMillis the first wall-clock millisecond this holding may issue
+     * @param ceilingMillis the last wall-clock millisecond it may issue, as durably reserved
+     * @param holder what holds it and where, for messages: "worker id 7 of pool 'default' in zookeeper ..."
+     */
+    public LeaseGrant(final int workerId, final long floorMillis, final long ceilingMillis, final String holder) {
+        this.workerId = workerId;
+        this.floorMillis = floorMillis;
+        this.ceilingMillis = ceilingMillis;
+        this.holder = holder;
+    }
+
+    public int workerId() {
+        return workerId;
+    }
+
+    public long floorMillis() {
+        return floorMillis;
+    }
+
+    public long ceilingMillis() {
+        return ceilingMillis;
+    }
+
+    public String holder() {
+        return holder;
+    }
+
+    /** Raises the ceiling after a durable renewal; a lower value is ignored. */
+    public void extendCeiling(final long newCeilingMillis) {
+        synchronized (this) {
+            if (newCeilingMillis > ceilingMillis) {
+                ceilingMillis = newCeilingMillis;
+            }
+        }
+    }
+
+    /** Stops issuing on this holding at once (lease lost, expired or released). The first reason wins. */
+    public void revoke(final String reason) {
+        synchronized (this) {
+            if (revocationReason == null) {
+                revocationReason = reason;
+            }
+        }
+    }
+
+    public boolean isRevoked() {
+        return revocationReason != null;
+    }
+
+    /** Why issuing stopped, or null while the holding is in force. */
+    public String revocationReason() {
+        return revocationReason;
+    }
+
+    /**
+     * Revokes the holding and freezes every sequence stream issuing on it, then returns the highest wall-clock
+     * millisecond any of them issued: the exact high-water mark a graceful release writes as
+     * {@code reservedUntil}. Returns {@code floorMillis - 1} when nothing was issued.
+     */
+    public long sealForRelease(final String reason) {
+        synchronized (this) {
+            revoke(reason);
+            sealed = true;
+            long highWater = floorMillis - 1;
+            for (HighWaterSource each : sources) {
+                highWater = Math.max(highWater, each.seal());
+            }
+            return highWater;
+        }
+    }
+
+    /**
+     * Registers a stream issuing on this holding so that a release can freeze it.
+     *
+     * @return false when the holding is already sealed: the stream must not issue on it
+     */
+    public boolean attach(final HighWaterSource source) {
+        synchronized (this) {
+            if (sealed) {
+                return false;
+            }
+            sources.add(source);
+            return true;
+        }
+    }
+
+    @Override
+    public String toString() {
+        long ceiling = ceilingMillis;
+        return holder + " (floor " + Instant.ofEpochMilli(floorMillis) + ", ceiling "
+                + (ceiling == UNBOUNDED ? "none" : Instant.ofEpochMilli(ceiling).toString()) + (isRevoked() ? ", revoked: " + revocationReason : "") + ")";
+    }
+}

@@ -1,0 +1,26 @@
+package org.snowkey.keygen.lease;
+
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * What a lease backend needs to know: the algorithm's props, the pool size and, in ShardingSphere Cluster
+ * mode, the registry of the mode configuration.
+ *
+ * @param props the key generator props as configured (all of them; the backend reads its own)
+ * @param workerIdBits the pool has {@code 2^workerIdBits} numbers
+ * @param clusterRegistry the mode's cluster repository, when ShardingSphere runs in Cluster mode
+ */
+public record LeaseRequest(Properties props, int workerIdBits, Optional<ClusterRegistry> clusterRegistry) {
+
+    /**
+     * The cluster repository of a ShardingSphere mode configuration, free of ShardingSphere types.
+     *
+     * @param type repository type, e.g. {@code ZooKeeper}
+     * @param namespace the governance namespace
+     * @param serverLists the server addresses as configured
+     * @param props the repository props
+     */
+    public record ClusterRegistry(String type, String namespace, String serverLists, Properties props) {
+    }
+}

@@ -1,0 +1,25 @@
+package org.snowkey.keygen.lease;
+
+/**
+ * Where the generator gets its worker id from: a static number, or a lease from a registry.
+ *
+ * <p>One instance serves every generator of a scope (registry, namespace, pool) in the JVM. Implementations
+ * keep {@link #currentGrant()} cheap once a grant is held: the generator calls it for every id.
+ */
+public interface WorkerLease extends AutoCloseable {
+
+    /**
+     * The holding in force. Acquires one on first use, and again after a loss, waiting up to the acquire
+     * timeout of the backend.
+     *
+     * @throws LeaseUnavailableException when no holding can be had; the message says why and where
+     */
+    LeaseGrant currentGrant();
+
+    /** Registry, location and pool, for messages and operators: "zookeeper 10.0.0.1:2181 /ns pool 'default'". */
+    String describe();
+
+    /** Releases the holding with the exact high-water mark. Idempotent; later calls to currentGrant fail. */
+    @Override
+    void close();
+}

@@ -1,0 +1,27 @@
+package org.snowkey.keygen.shardingsphere;
+
+import java.util.Optional;
+import java.util.Properties;
+
+import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
+import org.apache.shardingsphere.mode.repository.cluster.ClusterPersistRepositoryConfiguration;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+
+/** Reads the cluster repository out of ShardingSphere's mode configuration into a type of our own. */
+final class ModeConfigurations {
+
+    private ModeConfigurations() {
+    }
+
+    static Optional<ClusterRegistry> clusterRegistry(final ModeConfiguration mode) {
+        if (mode == null || !mode.isCluster() || mode.getRepository() == null) {
+            return Optional.empty();
+        }
+        // Only touched in Cluster mode, where ShardingSphere's cluster repository API is on the classpath.
+        if (!(mode.getRepository() instanceof ClusterPersistRepositoryConfiguration repository)) {
+            return Optional.empty();
+        }
+        Properties props = repository.getProps() == null ? new Properties() : repository.getProps();
+        return Optional.of(new ClusterRegistry(repository.getType(), repository.getNamespace(), repository.getServerLists(), props));
+    }
+}
