@@ -1,0 +1,67 @@
+package org.snowkey.lease.store.jdbc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.stream.Collectors;
+
+/**
+ * The lease table's DDL and the check that the table exists. The DDL lives in {@code schema.sql} next to this
+ * class so that the README quotes the very statement the code runs; it is written for the default table name,
+ * which is swapped for the configured (validated) one.
+ */
+public final class JdbcLeaseSchema {
+
+    /** Classpath location of the DDL. */
+    public static final String RESOURCE = "/org/snowkey/lease/store/jdbc/schema.sql";
+
+    private static final String DDL_TEMPLATE = load();
+
+    private JdbcLeaseSchema() {
+    }
+
+    /** The CREATE TABLE statement for a table, without comments or trailing semicolon. */
+    public static String ddl(final JdbcTableName table) {
+        return DDL_TEMPLATE.replace("TABLE IF NOT EXISTS " + JdbcTableName.DEFAULT + " ", "TABLE IF NOT EXISTS " + table.value() + " ");
+    }
+
+    /** Whether the table can be queried through this connection. */
+    static boolean exists(final Connection connection, final JdbcTableName table, final int timeoutSeconds) {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.executeQuery("SELECT COUNT(*) FROM " + table.value() + " WHERE 1 = 0").close();
+            return true;
+        } catch (final SQLException ex) {
+            return false;
+        }
+    }
+
+    /**
+     * Creates the table. {@code IF NOT EXISTS} lets concurrent first starts race safely on most databases;
+     * PostgreSQL may still fail the loser of a simultaneous CREATE, so callers check existence again after a
+     * failure before reporting it.
+     */
+    static void create(final Connection connection, final JdbcTableName table, final int timeoutSeconds) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.execute(ddl(table));
+        }
+    }
+
+    private static String load() {
+        try (InputStream in = JdbcLeaseSchema.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("SnowKey lease table DDL " + RESOURCE + " is missing from the classpath");
+            }
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String ddl = text.lines().filter(line -> !line.trim().startsWith("--")).collect(Collectors.joining("\n")).trim();
+            return ddl.endsWith(";") ? ddl.substring(0, ddl.length() - 1).trim() : ddl;
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}

@@ -1,0 +1,300 @@
+package org.snowkey.lease.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.snowkey.lease.store.CorruptLeaseRecordException;
+import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.lease.store.LeaseStoreUnavailableException;
+import org.snowkey.lease.store.StoredLease;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+/**
+ * Lease records in a database table, one row per (pool, worker id), reached through a small HikariCP pool.
+ *
+ * <p>Atomicity comes from single statements in auto-commit mode: a compare-and-set is
+ * {@code UPDATE ... WHERE pool = ? AND worker_id = ? AND version = ?} and wins exactly when the update count is
+ * 1; a create is an INSERT that loses on the primary key. No transaction spans two statements, so no lock is
+ * ever held across a network round trip and every database with row-level atomic updates behaves the same.
+ *
+ * <p>The table is created on first use when missing (see {@link JdbcLeaseSchema}); nothing connects before
+ * the first call, so constructing a store never fails on an unreachable database.
+ */
+public final class JdbcLeaseStore implements LeaseStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcLeaseStore.class);
+
+    /**
+     * Versions of a freshly created row start at the creation time shifted left by 20 bits, not at 1: if an
+     * operator deletes a row and it is created again, a holder still carrying a version of the old row can
+     * never match a version of the new one (a row would need a million writes per millisecond of its life to
+     * catch up). This only guards compare-and-set against the deleted-and-recreated case; uniqueness of ids
+     * never depends on it.
+     */
+    private static final int VERSION_TIME_SHIFT = 20;
+
+    private final JdbcStoreSettings settings;
+
+    private final SecretRedactor redactor;
+
+    private final HikariDataSource dataSource;
+
+    private final int timeoutSeconds;
+
+    private final String table;
+
+    private volatile boolean tableReady;
+
+    public JdbcLeaseStore(final JdbcStoreSettings settings) {
+        this.settings = settings;
+        this.redactor = settings.redactor();
+        this.table = settings.table().value();
+        this.timeoutSeconds = (int) Math.max(1L, (settings.timeoutMillis() + 999L) / 1000L);
+        this.dataSource = openPool(settings, redactor);
+    }
+
+    /**
+     * HikariCP resolves the driver when the pool is built (no connection yet). Its errors may quote the URL, so
+     * they are rethrown cleaned.
+     */
+    private static HikariDataSource openPool(final JdbcStoreSettings settings, final SecretRedactor redactor) {
+        try {
+            return new HikariDataSource(poolConfig(settings));
+        } catch (final RuntimeException ex) {
+            throw new LeaseStoreUnavailableException("SnowKey cannot open a connection pool for " + settings.safeUrl() + " (is its JDBC driver on the classpath?): "
+                    + redactor.clean(ex.getMessage()), redactor.clean(ex));
+        }
+    }
+
+    private static HikariConfig poolConfig(final JdbcStoreSettings settings) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(settings.url());
+        if (settings.username() != null) {
+            config.setUsername(settings.username());
+        }
+        if (settings.password() != null) {
+            config.setPassword(settings.password());
+        }
+        // Named after the table, never the URL: HikariCP prints the pool name in every log line.
+        config.setPoolName("snowkey-lease-" + settings.table().value());
+        // One connection renews while another acquires or lists; the lease table needs no more.
+        config.setMaximumPoolSize(2);
+        // No idle connection is kept warm, so an unreachable database produces no background retries or log noise.
+        config.setMinimumIdle(0);
+        config.setConnectionTimeout(settings.timeoutMillis());
+        config.setValidationTimeout(Math.max(JdbcStoreSettings.MIN_TIMEOUT_MILLIS, settings.timeoutMillis() / 2));
+        // Do not connect in the constructor: start-up retries belong to the lease protocol's acquire timeout.
+        config.setInitializationFailTimeout(-1L);
+        config.setAutoCommit(true);
+        return config;
+    }
+
+    @Override
+    public String describe() {
+        return "jdbc " + settings.safeUrl() + " table " + table;
+    }
+
+    @Override
+    public String locationOf(final String pool, final int workerId) {
+        return "row (pool='" + pool + "', worker_id=" + workerId + ") of table " + table + " in " + settings.safeUrl();
+    }
+
+    @Override
+    public Optional<StoredLease> read(final String pool, final int workerId) {
+        return withConnection("read " + locationOf(pool, workerId), connection -> {
+            try (PreparedStatement select = prepare(connection, "SELECT " + LeaseRowReader.COLUMNS + " FROM " + table + " WHERE pool = ? AND worker_id = ?")) {
+                select.setString(1, pool);
+                select.setInt(2, workerId);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? Optional.of(LeaseRowReader.read(row, locationOf(pool, workerId))) : Optional.<StoredLease>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public PoolListing list(final String pool) {
+        return withConnection("list pool '" + pool + "' of table " + table + " in " + settings.safeUrl(), connection -> {
+            Map<Integer, StoredLease> leases = new TreeMap<>();
+            Map<Integer, CorruptLeaseRecordException> corrupt = new TreeMap<>();
+            try (PreparedStatement select = prepare(connection, "SELECT " + LeaseRowReader.COLUMNS + " FROM " + table + " WHERE pool = ? ORDER BY worker_id")) {
+                select.setString(1, pool);
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        // worker_id is the primary key column and typed INT by our DDL; a hand-made table with a text
+                        // column holding garbage cannot be attributed to a number, so it fails the whole listing.
+                        int workerId = workerIdOf(row, pool);
+                        try {
+                            leases.put(workerId, LeaseRowReader.read(row, locationOf(pool, workerId)));
+                        } catch (final CorruptLeaseRecordException ex) {
+                            corrupt.put(workerId, ex);
+                        }
+                    }
+                }
+            }
+            // TreeMaps keep the listing in worker id order, which scans and the operations listing rely on.
+            return new PoolListing(Collections.unmodifiableMap(leases), Collections.unmodifiableMap(corrupt));
+        });
+    }
+
+    private int workerIdOf(final ResultSet row, final String pool) throws SQLException {
+        String text = row.getString(2);
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (final NumberFormatException | NullPointerException ex) {
+            throw new CorruptLeaseRecordException("a row of pool '" + pool + "' in table " + table + " in " + settings.safeUrl(), LeaseRowReader.content(row), ex);
+        }
+    }
+
+    @Override
+    public Optional<Long> create(final LeaseRecord record) {
+        check(record);
+        long version = Math.max(1L, System.currentTimeMillis()) << VERSION_TIME_SHIFT;
+        return withConnection("create " + locationOf(record.pool(), record.workerId()), connection -> {
+            try (PreparedStatement insert = prepare(connection, "INSERT INTO " + table + " (" + LeaseRowReader.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                insert.setString(1, record.pool());
+                insert.setInt(2, record.workerId());
+                insert.setString(3, record.owner());
+                insert.setLong(4, version);
+                insert.setLong(5, record.fencingToken());
+                insert.setLong(6, record.expiresAt());
+                insert.setLong(7, record.reservedUntil());
+                insert.setString(8, record.state().name());
+                insert.executeUpdate();
+                return Optional.of(version);
+            } catch (final SQLException ex) {
+                // Lost the race for the primary key: another process created the row first. Any other constraint
+                // failure (a value too long for its column, say) is an error, so the row's presence is checked.
+                if (isConstraintViolation(ex) && rowExists(connection, record.pool(), record.workerId())) {
+                    return Optional.<Long>empty();
+                }
+                throw ex;
+            }
+        });
+    }
+
+    @Override
+    public Optional<Long> compareAndSet(final LeaseRecord record, final long expectedStoreVersion) {
+        check(record);
+        long version = expectedStoreVersion + 1;
+        return withConnection("update " + locationOf(record.pool(), record.workerId()), connection -> {
+            try (PreparedStatement update = prepare(connection, "UPDATE " + table
+                    + " SET owner = ?, version = ?, fencing_token = ?, expires_at = ?, reserved_until = ?, state = ? WHERE pool = ? AND worker_id = ? AND version = ?")) {
+                update.setString(1, record.owner());
+                update.setLong(2, version);
+                update.setLong(3, record.fencingToken());
+                update.setLong(4, record.expiresAt());
+                update.setLong(5, record.reservedUntil());
+                update.setString(6, record.state().name());
+                update.setString(7, record.pool());
+                update.setInt(8, record.workerId());
+                update.setLong(9, expectedStoreVersion);
+                return update.executeUpdate() == 1 ? Optional.of(version) : Optional.<Long>empty();
+            }
+        });
+    }
+
+    @Override
+    public boolean delete(final String pool, final int workerId, final long expectedStoreVersion) {
+        return withConnection("delete " + locationOf(pool, workerId), connection -> {
+            try (PreparedStatement delete = prepare(connection, "DELETE FROM " + table + " WHERE pool = ? AND worker_id = ? AND version = ?")) {
+                delete.setString(1, pool);
+                delete.setInt(2, workerId);
+                delete.setLong(3, expectedStoreVersion);
+                return delete.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcLeaseStore[" + describe() + "]";
+    }
+
+    /** Refuses to write what {@link LeaseRowReader} would later report as corrupt. */
+    private static void check(final LeaseRecord record) {
+        if (record.owner() == null || record.owner().isBlank() || record.pool() == null || record.pool().isBlank() || record.workerId() < 0
+                || record.fencingToken() < 0 || record.expiresAt() < 0 || record.reservedUntil() < 0 || record.state() == null) {
+            throw new IllegalArgumentException("SnowKey refuses to store an invalid lease record: " + record);
+        }
+    }
+
+    private boolean rowExists(final Connection connection, final String pool, final int workerId) throws SQLException {
+        try (PreparedStatement select = prepare(connection, "SELECT 1 FROM " + table + " WHERE pool = ? AND worker_id = ?")) {
+            select.setString(1, pool);
+            select.setInt(2, workerId);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    private static boolean isConstraintViolation(final SQLException ex) {
+        return ex instanceof SQLIntegrityConstraintViolationException || ex.getSQLState() != null && ex.getSQLState().startsWith("23");
+    }
+
+    private PreparedStatement prepare(final Connection connection, final String sql) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        statement.setQueryTimeout(timeoutSeconds);
+        return statement;
+    }
+
+    private <T> T withConnection(final String action, final SqlWork<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            if (!tableReady) {
+                ensureTable(connection);
+            }
+            return work.run(connection);
+        } catch (final SQLException ex) {
+            throw new LeaseStoreUnavailableException("SnowKey could not " + action + ": " + redactor.clean(ex.getMessage()), redactor.clean(ex));
+        }
+    }
+
+    private void ensureTable(final Connection connection) throws SQLException {
+        synchronized (this) {
+            if (tableReady) {
+                return;
+            }
+            if (!JdbcLeaseSchema.exists(connection, settings.table(), timeoutSeconds)) {
+                if (!settings.createTable()) {
+                    throw new SQLException("table " + table + " does not exist (or cannot be read) and jdbc-create-table is false; create it with:\n"
+                            + JdbcLeaseSchema.ddl(settings.table()));
+                }
+                try {
+                    JdbcLeaseSchema.create(connection, settings.table(), timeoutSeconds);
+                    LOG.info("SnowKey created lease table {} in {}", table, settings.safeUrl());
+                } catch (final SQLException ex) {
+                    // A concurrent first start may have created it a moment ago (PostgreSQL fails the loser of the race).
+                    if (!JdbcLeaseSchema.exists(connection, settings.table(), timeoutSeconds)) {
+                        throw ex;
+                    }
+                }
+            }
+            tableReady = true;
+        }
+    }
+
+    /** One unit of work on a borrowed connection. */
+    @FunctionalInterface
+    private interface SqlWork<T> {
+
+        T run(Connection connection) throws SQLException;
+    }
+}

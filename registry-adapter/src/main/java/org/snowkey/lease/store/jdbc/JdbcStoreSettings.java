@@ -1,0 +1,45 @@
+package org.snowkey.lease.store.jdbc;
+
+/**
+ * How to reach the lease table.
+ *
+ * @param url the JDBC URL as configured (may carry credentials; only {@link #safeUrl()} goes into messages)
+ * @param username the user, or null to let the URL or driver decide
+ * @param password the password, or null; never printed
+ * @param table the lease table
+ * @param createTable whether to create the table when it is missing
+ * @param timeoutMillis how long one connection attempt or statement may take before the store reports the
+ *                      database unavailable; renewals must fail fast enough to retry within the lease
+ */
+public record JdbcStoreSettings(String url, String username, String password, JdbcTableName table, boolean createTable, long timeoutMillis) {
+
+    /** HikariCP refuses connection timeouts below 250 ms. */
+    public static final long MIN_TIMEOUT_MILLIS = 250L;
+
+    public static final long DEFAULT_TIMEOUT_MILLIS = 5_000L;
+
+    public JdbcStoreSettings {
+        if (url == null || !url.startsWith("jdbc:")) {
+            throw new IllegalArgumentException("a JDBC URL starts with 'jdbc:', got '" + JdbcUrls.withoutCredentials(url) + "'");
+        }
+        if (table == null) {
+            throw new IllegalArgumentException("no lease table");
+        }
+        timeoutMillis = Math.max(MIN_TIMEOUT_MILLIS, timeoutMillis);
+    }
+
+    public String safeUrl() {
+        return JdbcUrls.withoutCredentials(url);
+    }
+
+    /** Every string that must never reach a message: the password and the URL as written (it may embed one). */
+    SecretRedactor redactor() {
+        return new SecretRedactor(url, safeUrl(), password);
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcStoreSettings[url=" + safeUrl() + ", username=" + username + ", password=" + (password == null || password.isEmpty() ? "(none)" : "****")
+                + ", table=" + table + ", createTable=" + createTable + ", timeoutMillis=" + timeoutMillis + "]";
+    }
+}
