@@ -1,0 +1,56 @@
+package org.snowkey.lease;
+
+import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.lease.store.LeaseRecord;
+
+/**
+ * One holding of a worker id as this process knows it: the grant the generator issues on, and the record and
+ * store version that the next renewal or release must compare against. Guarded by the owning lease's lock.
+ */
+final class Holding {
+
+    private final LeaseGrant grant;
+
+    private LeaseRecord record;
+
+    private long storeVersion;
+
+    /** Read on the hot path without the lock: the expiry as last written durably. */
+    private volatile long expiresAt;
+
+    Holding(final LeaseGrant grant, final LeaseRecord record, final long storeVersion) {
+        this.grant = grant;
+        this.record = record;
+        this.storeVersion = storeVersion;
+        this.expiresAt = record.expiresAt();
+    }
+
+    LeaseGrant grant() {
+        return grant;
+    }
+
+    LeaseRecord record() {
+        return record;
+    }
+
+    long storeVersion() {
+        return storeVersion;
+    }
+
+    long expiresAt() {
+        return expiresAt;
+    }
+
+    /** Records a durable write of this holding. */
+    void written(final LeaseRecord newRecord, final long newStoreVersion) {
+        record = newRecord;
+        storeVersion = newStoreVersion;
+        expiresAt = newRecord.expiresAt();
+    }
+
+    /** True when a stored record is this holding's own (same owner and fencing token, still held). */
+    boolean isOwnRecord(final LeaseRecord stored) {
+        return stored.state() == LeaseRecord.State.HELD && stored.owner().equals(record.owner()) && stored.fencingToken() == record.fencingToken()
+                && stored.workerId() == record.workerId();
+    }
+}

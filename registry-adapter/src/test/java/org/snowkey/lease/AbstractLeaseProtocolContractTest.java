@@ -1,0 +1,446 @@
+package org.snowkey.lease;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.generator.IdUnavailableException;
+import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.lease.LeaseUnavailableException;
+import org.snowkey.lease.store.CorruptLeaseRecordException;
+import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.lease.store.StoredLease;
+import org.snowkey.lease.testing.Ids;
+import org.snowkey.lease.testing.PausableClock;
+import org.snowkey.lease.testing.PausableScheduler;
+
+/**
+ * The lease protocol of DESIGN section 3 against a real registry, for any {@link LeaseStore}. A store's test
+ * subclasses this and says how to open a client of its registry, how to write garbage into a record and how to
+ * take the registry down and back up; every test here then runs against that store.
+ *
+ * <p>Each test works in a pool of its own. Assertions are about ids and records, never about how long
+ * something took; waits only bound liveness.
+ */
+public abstract class AbstractLeaseProtocolContractTest {
+
+    /** Short leases keep the expiry tests quick; renewal runs every third of it. */
+    protected static final long SHORT_LEASE_MILLIS = 1_500L;
+
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    @TempDir
+    protected Path checkpointDir;
+
+    /** The pool of the running test. */
+    protected String pool;
+
+    private final List<AutoCloseable> cleanup = Collections.synchronizedList(new ArrayList<>());
+
+    /** A new, independent client of the registry under test (as another process would open). */
+    protected abstract LeaseStore openStore();
+
+    /** Writes unparseable content into the record of a number, creating it if needed. */
+    protected abstract void writeGarbage(String pool, int workerId, String content) throws Exception;
+
+    /** Takes the registry down (its data survives). */
+    protected abstract void stopRegistry() throws Exception;
+
+    /** Brings the registry back after {@link #stopRegistry()}. */
+    protected abstract void startRegistry() throws Exception;
+
+    @BeforeEach
+    void choosePool(final TestInfo info) {
+        pool = "t" + POOLS.incrementAndGet() + "-" + info.getTestMethod().map(each -> each.getName()).orElse("test");
+        if (pool.length() > 60) {
+            pool = pool.substring(0, 60);
+        }
+    }
+
+    @AfterEach
+    void closeEverything() {
+        List<AutoCloseable> toClose = new ArrayList<>(cleanup);
+        Collections.reverse(toClose);
+        for (AutoCloseable each : toClose) {
+            try {
+                each.close();
+            } catch (final Exception ignored) {
+                // Best effort: a test may have closed it already or stopped the registry.
+            }
+        }
+        cleanup.clear();
+    }
+
+    /** Registers something to close after the test. */
+    protected <T extends AutoCloseable> T closeLater(final T closeable) {
+        cleanup.add(closeable);
+        return closeable;
+    }
+
+    protected LeasedWorkerLease lease(final String instanceId, final int workerIdBits, final long durationMillis, final long acquireTimeoutMillis,
+                                      final LeaseRuntimeOptions options) {
+        LeaseSettings settings = new LeaseSettings(pool, durationMillis, acquireTimeoutMillis, instanceId);
+        LeaseRuntimeOptions withCheckpoint = options.checkpoint() != null ? options
+                : options.withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve(instanceId), pool));
+        return closeLater(new LeasedWorkerLease(openStore(), settings, workerIdBits, withCheckpoint));
+    }
+
+    protected LeasedWorkerLease lease(final String instanceId, final int workerIdBits, final long durationMillis, final long acquireTimeoutMillis) {
+        return lease(instanceId, workerIdBits, durationMillis, acquireTimeoutMillis, LeaseRuntimeOptions.defaults());
+    }
+
+    protected static IdGenerator generator(final LeasedWorkerLease lease, final int workerIdBits, final WallClock clock) {
+        return new IdGenerator(Ids.layout(workerIdBits), lease, clock, 10, 10_000);
+    }
+
+    @Test
+    void fiftyConcurrentAcquirersGetFiftyDistinctWorkerIds() throws Exception {
+        int acquirers = 50;
+        List<LeasedWorkerLease> leases = new ArrayList<>();
+        for (int i = 0; i < acquirers; i++) {
+            leases.add(lease("acquirer-" + i, 13, 30_000, 20_000));
+        }
+        ExecutorService executor = Executors.newFixedThreadPool(acquirers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Integer>> results = new ArrayList<>();
+            for (LeasedWorkerLease each : leases) {
+                results.add(executor.submit((Callable<Integer>) () -> {
+                    start.await();
+                    return each.currentGrant().workerId();
+                }));
+            }
+            start.countDown();
+            Set<Integer> workerIds = new HashSet<>();
+            for (Future<Integer> each : results) {
+                workerIds.add(each.get(60, TimeUnit.SECONDS));
+            }
+            assertEquals(acquirers, workerIds.size(), "distinct worker ids: " + workerIds);
+        } finally {
+            executor.shutdownNow();
+        }
+        try (LeaseStore store = openStore()) {
+            LeaseStore.PoolListing listing = store.list(pool);
+            assertEquals(acquirers, listing.leases().size());
+            Set<String> owners = new HashSet<>();
+            listing.leases().values().forEach(each -> owners.add(each.record().owner()));
+            assertEquals(acquirers, owners.size(), "one record per acquirer: " + owners);
+        }
+    }
+
+    @Test
+    void aFullPoolFailsNamingPoolSizeAndHolders() {
+        for (int i = 0; i < 4; i++) {
+            lease("holder-" + i, 2, 30_000, 5_000).currentGrant();
+        }
+        LeasedWorkerLease fifth = lease("fifth", 2, 30_000, 300);
+        LeaseUnavailableException failure = assertThrows(LeaseUnavailableException.class, fifth::currentGrant);
+        String message = failure.getMessage();
+        assertTrue(message.contains("'" + pool + "'"), message);
+        assertTrue(message.contains("all 4 numbers"), message);
+        assertTrue(message.contains("worker-id-bits = 2"), message);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(message.contains("holder-" + i), message);
+        }
+        assertTrue(failure.getCause() instanceof PoolExhaustedException, String.valueOf(failure.getCause()));
+    }
+
+    @Test
+    void renewalRaisesTheCeilingOfTheSameGrant() {
+        LeasedWorkerLease lease = lease("renewer", 4, SHORT_LEASE_MILLIS, 5_000);
+        LeaseGrant grant = lease.currentGrant();
+        long firstCeiling = grant.ceilingMillis();
+        Ids.await("a renewal", Duration.ofSeconds(20), () -> grant.ceilingMillis() > firstCeiling);
+        assertSame(grant, lease.currentGrant());
+        assertFalse(grant.isRevoked());
+        try (LeaseStore store = openStore()) {
+            LeaseRecord record = store.read(pool, grant.workerId()).orElseThrow().record();
+            assertTrue(record.reservedUntil() >= grant.ceilingMillis(), "the ceiling never exceeds the durable reservation: " + record + " vs " + grant);
+            assertTrue(record.reservedUntil() <= record.expiresAt(), record.toString());
+            assertEquals(LeaseRecord.State.HELD, record.state());
+        }
+    }
+
+    @Test
+    void gracefulReleaseLetsTheNextHolderStartAtTheWallClock() {
+        int bits = 1;
+        LeaseRuntimeOptions sharedCheckpoint = LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("host"), pool));
+        LeasedWorkerLease first = lease("first", bits, 60_000, 5_000, sharedCheckpoint);
+        IdGenerator firstGenerator = generator(first, bits, WallClock.system());
+        long lastOfFirst = 0;
+        for (int i = 0; i < 1_000; i++) {
+            lastOfFirst = firstGenerator.nextId();
+        }
+        LeaseGrant firstGrant = first.currentGrant();
+        long reservedByFirst = firstGrant.ceilingMillis();
+        first.close();
+        StoredLease released = readRecord(firstGrant.workerId());
+        assertEquals(LeaseRecord.State.RELEASED, released.record().state());
+        assertTrue(released.record().reservedUntil() < reservedByFirst, "released with the high-water mark, not the reservation: " + released);
+        long issuedUpTo = Ids.layout(bits).toWallClock(Ids.layout(bits).decode(lastOfFirst).logicalTimestamp());
+        assertEquals(issuedUpTo, released.record().reservedUntil(), "the exact high-water mark");
+
+        long before = System.currentTimeMillis();
+        LeasedWorkerLease second = lease("second", bits, 60_000, 5_000, sharedCheckpoint);
+        LeaseGrant secondGrant = second.currentGrant();
+        long after = System.currentTimeMillis();
+        assertEquals(firstGrant.workerId(), secondGrant.workerId(), "the checkpoint asks for the same number first");
+        assertTrue(secondGrant.floorMillis() >= before && secondGrant.floorMillis() <= after,
+                "starts at the wall clock, not after the first holder's reservation: " + secondGrant + " vs reserved " + reservedByFirst);
+        assertTrue(secondGrant.floorMillis() > released.record().reservedUntil());
+        assertTrue(generator(second, bits, WallClock.system()).nextId() > lastOfFirst);
+    }
+
+    @Test
+    void aCrashedHoldersNumberIsFreeOnlyAfterExpiryAndItsSuccessorIssuesAboveIt() throws Exception {
+        int bits = 1;
+        lease("filler", bits, 60_000, 5_000).currentGrant();
+        PausableScheduler crashedScheduler = new PausableScheduler();
+        closeLater(crashedScheduler::shutdownNow);
+        LeasedWorkerLease crashed = lease("crashed", bits, SHORT_LEASE_MILLIS, 5_000, LeaseRuntimeOptions.defaults().withRenewalScheduler(crashedScheduler));
+        IdGenerator crashedGenerator = generator(crashed, bits, WallClock.system());
+        long maxOfCrashed = 0;
+        for (int i = 0; i < 2_000; i++) {
+            maxOfCrashed = Math.max(maxOfCrashed, crashedGenerator.nextId());
+        }
+        int number = crashed.currentGrant().workerId();
+        // The crash: no renewal, no release, ever again.
+        crashedScheduler.shutdownNow();
+        LeaseRecord lastWritten = readRecord(number).record();
+
+        LeasedWorkerLease impatient = lease("impatient", bits, 60_000, 0);
+        if (System.currentTimeMillis() < lastWritten.expiresAt()) {
+            LeaseUnavailableException refused = assertThrows(LeaseUnavailableException.class, impatient::currentGrant);
+            assertTrue(refused.getMessage().contains("crashed"), refused.getMessage());
+        }
+        LeasedWorkerLease successor = lease("successor", bits, 60_000, 20_000);
+        LeaseGrant successorGrant = successor.currentGrant();
+        assertEquals(number, successorGrant.workerId());
+        assertTrue(System.currentTimeMillis() > lastWritten.expiresAt(), "claimed only after the expiry");
+        assertTrue(successorGrant.floorMillis() > lastWritten.reservedUntil());
+        IdGenerator successorGenerator = generator(successor, bits, WallClock.system());
+        long firstOfSuccessor = successorGenerator.nextId();
+        assertTrue(firstOfSuccessor > maxOfCrashed, firstOfSuccessor + " must lie above " + maxOfCrashed);
+        assertEquals(lastWritten.fencingToken() + 1, readRecord(number).record().fencingToken(), "a takeover bumps the fencing token");
+    }
+
+    @Test
+    void whileTheRegistryIsDownIdsFlowUpToTheCeilingAndRenewalResumesAfterwards() throws Exception {
+        int bits = 4;
+        long duration = 6_000;
+        LeasedWorkerLease lease = lease("outage", bits, duration, 5_000);
+        IdGenerator generator = generator(lease, bits, WallClock.system());
+        LeaseGrant grant = lease.currentGrant();
+        generator.nextId();
+        stopRegistry();
+        long ceilingAtStop = grant.ceilingMillis();
+        Set<Long> duringOutage = new HashSet<>();
+        try {
+            long until = System.currentTimeMillis() + duration / 3;
+            while (System.currentTimeMillis() < until) {
+                duringOutage.add(generator.nextId());
+                Thread.sleep(1);
+            }
+        } finally {
+            startRegistry();
+        }
+        assertTrue(duringOutage.size() > 10, "ids kept flowing during the outage: " + duringOutage.size());
+        for (long each : duringOutage) {
+            long timestamp = Ids.layout(bits).toWallClock(Ids.layout(bits).decode(each).logicalTimestamp());
+            assertTrue(timestamp <= ceilingAtStop, "no id above the reserved ceiling");
+            assertEquals(grant.workerId(), Ids.layout(bits).decode(each).workerId());
+        }
+        Ids.await("renewal after the outage", Duration.ofSeconds(30), () -> grant.ceilingMillis() > ceilingAtStop);
+        assertFalse(grant.isRevoked(), String.valueOf(grant.revocationReason()));
+        assertSame(grant, lease.currentGrant());
+        assertEquals(grant.ceilingMillis(), readRecord(grant.workerId()).record().reservedUntil(), "renewed durably");
+    }
+
+    @Test
+    void aRegistryOutageLongerThanTheLeaseFailsClosed() throws Exception {
+        int bits = 4;
+        LeasedWorkerLease lease = lease("long-outage", bits, SHORT_LEASE_MILLIS, 500);
+        IdGenerator generator = generator(lease, bits, WallClock.system());
+        LeaseGrant grant = lease.currentGrant();
+        stopRegistry();
+        try {
+            Ids.await("revocation after expiry", Duration.ofSeconds(30), grant::isRevoked);
+            assertTrue(grant.revocationReason().contains("expired"), grant.revocationReason());
+            RuntimeException failure = assertThrows(RuntimeException.class, generator::nextId);
+            assertTrue(failure instanceof LeaseUnavailableException || failure instanceof IdUnavailableException, failure.toString());
+        } finally {
+            startRegistry();
+        }
+        Ids.await("a new lease once the registry is back", Duration.ofSeconds(30), () -> {
+            try {
+                return generator.nextId() > 0;
+            } catch (final RuntimeException stillDown) {
+                return false;
+            }
+        });
+        assertFalse(lease.currentGrant().isRevoked());
+    }
+
+    @Test
+    void aPausedHolderIsFencedBelowItsSuccessorAndMovesToANewLease() throws Exception {
+        int bits = 2;
+        List<LeasedWorkerLease> fillers = new ArrayList<>();
+        PausableClock pausedClock = new PausableClock();
+        PausableScheduler pausedScheduler = new PausableScheduler();
+        closeLater(pausedScheduler::shutdownNow);
+        LeasedWorkerLease paused = lease("paused", bits, SHORT_LEASE_MILLIS, 10_000,
+                LeaseRuntimeOptions.defaults().withClock(pausedClock).withRenewalScheduler(pausedScheduler));
+        IdGenerator pausedGenerator = generator(paused, bits, pausedClock);
+        pausedGenerator.nextId();
+        int number = paused.currentGrant().workerId();
+        for (int i = 0; i < 3; i++) {
+            LeasedWorkerLease filler = lease("filler-" + i, bits, 60_000, 5_000);
+            filler.currentGrant();
+            fillers.add(filler);
+        }
+        // The pause: renewal and clock stand still (GC pause, SIGSTOP) while the lease runs out.
+        pausedScheduler.pause();
+        pausedClock.freeze();
+        List<Long> beforePause = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            beforePause.add(pausedGenerator.nextId());
+        }
+        LeasedWorkerLease successor = lease("successor", bits, 60_000, 20_000);
+        assertEquals(number, successor.currentGrant().workerId(), "the only number that can become free");
+        IdGenerator successorGenerator = generator(successor, bits, WallClock.system());
+        long minOfSuccessor = Long.MAX_VALUE;
+        for (int i = 0; i < 1_000; i++) {
+            minOfSuccessor = Math.min(minOfSuccessor, successorGenerator.nextId());
+        }
+        // Room to move to once the paused holder wakes up.
+        fillers.get(0).close();
+
+        // Wake up: the clock jumps to the present and the overdue renewal runs.
+        pausedClock.resume();
+        pausedScheduler.resume();
+        List<Long> afterWaking = new ArrayList<>();
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                long id = pausedGenerator.nextId();
+                afterWaking.add(id);
+                if (Ids.layout(bits).decode(id).workerId() != number) {
+                    break;
+                }
+            } catch (final IdUnavailableException | LeaseUnavailableException stopped) {
+                // Fails closed until the new lease is in force.
+                Thread.sleep(5);
+            }
+        }
+        for (long each : beforePause) {
+            assertTrue(each < minOfSuccessor, "issued before the pause, below the successor");
+        }
+        boolean moved = false;
+        for (long each : afterWaking) {
+            if (Ids.layout(bits).decode(each).workerId() == number) {
+                assertTrue(each < minOfSuccessor, "an id on the lost number after waking lies below every id of the successor");
+            } else {
+                moved = true;
+            }
+        }
+        assertTrue(moved, "the paused holder moved to a new lease: " + paused);
+        assertNotEquals(number, paused.currentGrant().workerId());
+        assertTrue(successor.heldGrant().isPresent(), "the successor keeps its lease");
+    }
+
+    @Test
+    void aTakenOverLeaseIsRevokedAtOnceAndReplaced() {
+        int bits = 3;
+        LeasedWorkerLease holder = lease("holder", bits, 3_000, 5_000);
+        LeaseGrant grant = holder.currentGrant();
+        try (LeaseStore intruder = openStore()) {
+            StoredLease stored = intruder.read(pool, grant.workerId()).orElseThrow();
+            LeaseRecord stolen = new LeaseRecord(pool, grant.workerId(), "intruder", stored.record().fencingToken() + 1, stored.record().expiresAt(),
+                    stored.record().reservedUntil(), LeaseRecord.State.HELD);
+            assertTrue(intruder.compareAndSet(stolen, stored.storeVersion()).isPresent());
+        }
+        Ids.await("revocation after the takeover", Duration.ofSeconds(20), grant::isRevoked);
+        assertTrue(grant.revocationReason().contains("intruder"), grant.revocationReason());
+        LeaseGrant next = holder.currentGrant();
+        assertNotEquals(grant.workerId(), next.workerId());
+    }
+
+    @Test
+    void aCorruptRecordIsNamedAndNeverReused() throws Exception {
+        int bits = 1;
+        writeGarbage(pool, 0, "{not json at all");
+        try (LeaseStore store = openStore()) {
+            CorruptLeaseRecordException corrupt = assertThrows(CorruptLeaseRecordException.class, () -> store.read(pool, 0));
+            assertTrue(corrupt.getMessage().contains(store.locationOf(pool, 0)), corrupt.getMessage());
+            assertTrue(corrupt.getMessage().contains("{not json at all"), corrupt.getMessage());
+            assertTrue(store.list(pool).corrupt().containsKey(0));
+        }
+        LeasedWorkerLease first = lease("first", bits, 60_000, 5_000);
+        assertEquals(1, first.currentGrant().workerId(), "the corrupt number is skipped");
+        LeasedWorkerLease second = lease("second", bits, 60_000, 300);
+        LeaseUnavailableException failure = assertThrows(LeaseUnavailableException.class, second::currentGrant);
+        try (LeaseStore store = openStore()) {
+            assertTrue(failure.getMessage().contains("corrupt at " + store.locationOf(pool, 0)), failure.getMessage());
+        }
+    }
+
+    @Test
+    void theNumberHeldLastIsPreferredAndTheCheckpointIsOptional() {
+        int bits = 6;
+        WorkerIdCheckpoint checkpoint = new WorkerIdCheckpoint(checkpointDir.resolve("restart"), pool);
+        LeasedWorkerLease before = lease("restart", bits, 60_000, 5_000, LeaseRuntimeOptions.defaults().withCheckpoint(checkpoint));
+        int number = before.currentGrant().workerId();
+        before.close();
+        assertEquals(number, checkpoint.read().orElseThrow());
+        LeasedWorkerLease after = lease("restarted-with-another-id", bits, 60_000, 5_000, LeaseRuntimeOptions.defaults().withCheckpoint(checkpoint));
+        assertEquals(number, after.currentGrant().workerId());
+
+        // An unwritable checkpoint (its directory is a file) is a warning, never a failure.
+        WorkerIdCheckpoint broken = new WorkerIdCheckpoint(checkpoint.file(), pool);
+        LeasedWorkerLease unaffected = lease("unaffected", bits, 60_000, 5_000, LeaseRuntimeOptions.defaults().withCheckpoint(broken));
+        assertNotEquals(number, unaffected.currentGrant().workerId());
+    }
+
+    @Test
+    void closeReleasesOnceAndLaterRequestsFail() {
+        LeasedWorkerLease lease = lease("closing", 4, 60_000, 5_000);
+        int number = lease.currentGrant().workerId();
+        lease.close();
+        lease.close();
+        assertEquals(LeaseRecord.State.RELEASED, readRecord(number).record().state());
+        LeaseUnavailableException closed = assertThrows(LeaseUnavailableException.class, lease::currentGrant);
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+    }
+
+    protected StoredLease readRecord(final int workerId) {
+        try (LeaseStore store = openStore()) {
+            return store.read(pool, workerId).orElseThrow(() -> new AssertionError("no record of worker id " + workerId + " in pool " + pool));
+        }
+    }
+}
