@@ -2,6 +2,9 @@ package org.snowkey.lease.store.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -199,7 +202,11 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         if (ex instanceof IllegalStateException && !client.getState().equals(org.apache.curator.framework.imps.CuratorFrameworkState.STARTED)) {
             return new LeaseStoreUnavailableException("the zookeeper client of " + describe() + " is closed", ex);
         }
-        return new LeaseStoreUnavailableException("zookeeper " + settings.serverLists() + " failed during " + operation + ": " + ex, ex);
+        if (ex instanceof KeeperException) {
+            return new LeaseStoreUnavailableException("zookeeper " + settings.serverLists() + " failed during " + operation + ": " + ex, ex);
+        }
+        // Not a registry condition that passes with time: fail at once rather than retry until the timeout.
+        return new IllegalStateException("SnowKey failed to " + operation + " on zookeeper " + settings.serverLists() + ": " + ex, ex);
     }
 
     private static boolean isConnectivity(final KeeperException.Code code) {
@@ -228,8 +235,9 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
         DigestAclProvider(final String digest) {
             try {
-                acl = List.of(new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE),
-                        new ACL(ZooDefs.Perms.ALL, new Id("digest", DigestAuthenticationProvider.generateDigest(digest))));
+                // Not List.of: ZooKeeper asks the list whether it contains null, which immutable lists answer with an NPE.
+                acl = Collections.unmodifiableList(new ArrayList<>(Arrays.asList(new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE),
+                        new ACL(ZooDefs.Perms.ALL, new Id("digest", DigestAuthenticationProvider.generateDigest(digest))))));
             } catch (final NoSuchAlgorithmException ex) {
                 throw new IllegalStateException("SHA-1 digests are part of every Java runtime", ex);
             }
