@@ -27,7 +27,7 @@ final class IssuePolicy {
 
     private final long maxTimeCacheMillis;
 
-    private final AtomicLong highestClockReading = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong highestClockReading = new AtomicLong();
 
     private final LongAdder clockBackWaits = new LongAdder();
 
@@ -71,15 +71,18 @@ final class IssuePolicy {
      * 2^S ids per ms simply waits for the next milliseconds; a clock that stepped back below a reading already
      * seen is waited for only up to the tolerance.
      *
+     * @param needed the logical timestamp the next id needs
+     * @param lastIssued the logical timestamp of the stream's last id: the clock had reached it, so a reading
+     *                   below it proves that the clock moved back even when the hot path never read it precisely
      * @throws IdUnavailableException when the clock moved back further than the tolerance
      */
-    void awaitClock(final long needed) {
+    void awaitClock(final long needed, final long lastIssued) {
         long now = preciseNowLogical();
         long wait = needed - now;
         if (wait <= 0) {
             return;
         }
-        long highest = layout.toLogical(highestClockReading.get());
+        long highest = Math.max(lastIssued, layout.toLogical(highestClockReading.get()));
         if (now < highest) {
             if (wait > toleranceMillis) {
                 throw new IdUnavailableException("SnowKey cannot issue an id: the wall clock moved back " + (highest - now) + " ms (from "
@@ -110,6 +113,7 @@ final class IssuePolicy {
                         + Instant.ofEpochMilli(neededWallClock) + ", and the lease has not been renewed; is the registry reachable?");
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            failIfInterrupted();
         }
         return true;
     }
@@ -118,8 +122,16 @@ final class IssuePolicy {
         if (millis <= 1) {
             // The next millisecond is close: yielding is cheaper than a timed park and its wake-up latency.
             Thread.yield();
-            return;
+        } else {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis - 1));
         }
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis - 1));
+        failIfInterrupted();
+    }
+
+    /** A caller waiting for the clock or a renewal gives up when its thread is interrupted (keeping the flag). */
+    private static void failIfInterrupted() {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new IdUnavailableException("SnowKey was interrupted while waiting for the clock or a lease renewal; no id was issued");
+        }
     }
 }

@@ -124,6 +124,8 @@ public final class SequenceStream {
 
         private final int workerId;
 
+        private final long startCounter;
+
         /** The counter of the last id issued. */
         @SuppressWarnings("unused")
         private volatile long counter;
@@ -134,6 +136,7 @@ public final class SequenceStream {
         Holding(final LeaseGrant grant, final long startCounter) {
             this.grant = grant;
             this.workerId = grant.workerId();
+            this.startCounter = startCounter;
             this.counter = startCounter;
             this.sealedAt = startCounter;
         }
@@ -164,7 +167,8 @@ public final class SequenceStream {
                 long next = base + count;
                 long timestamp = layout.timestampOf(next);
                 if (timestamp > now && timestamp > policy.preciseNowLogical()) {
-                    policy.awaitClock(timestamp);
+                    // A holding that issued nothing yet may wait for its floor: that is not a clock moving back.
+                    policy.awaitClock(timestamp, last == startCounter ? Long.MIN_VALUE : layout.timestampOf(last));
                     continue;
                 }
                 if (timestamp > IdLayout.MAX_TIMESTAMP) {

@@ -1,17 +1,27 @@
 package org.snowkey.keygen.lease;
 
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
 /**
  * A fixed worker id with no registry behind it: safe only when no other process uses the same number.
  * Its single grant has no ceiling and never expires.
  */
 public final class StaticWorkerLease implements WorkerLease {
 
+    /**
+     * What closed static leases of this JVM issued last, by worker id: a static lease opened again in the same
+     * JVM (a restarted application context) starts above it, as a registry's successor would.
+     */
+    private static final ConcurrentMap<Integer, Long> RELEASED_HIGH_WATER = new ConcurrentHashMap<>();
+
     private final LeaseGrant grant;
 
     private volatile boolean closed;
 
     public StaticWorkerLease(final int workerId) {
-        grant = new LeaseGrant(workerId, 0L, LeaseGrant.UNBOUNDED, "static worker id " + workerId);
+        long floor = RELEASED_HIGH_WATER.getOrDefault(workerId, -1L) + 1;
+        grant = new LeaseGrant(workerId, floor, LeaseGrant.UNBOUNDED, "static worker id " + workerId);
     }
 
     @Override
@@ -30,6 +40,7 @@ public final class StaticWorkerLease implements WorkerLease {
     @Override
     public void close() {
         closed = true;
-        grant.sealForRelease("closed");
+        long highWater = grant.sealForRelease("closed");
+        RELEASED_HIGH_WATER.merge(grant.workerId(), highWater, Math::max);
     }
 }

@@ -1,0 +1,117 @@
+package org.snowkey.keygen.shardingsphere;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.layout.DecodedId;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.testing.ShardingSphereFixture;
+
+/** IMPROVED_SNOWFLAKE through the real ShardingSphere-JDBC driver reading real YAML over H2. */
+class ImprovedSnowflakeEndToEndTest {
+
+    private static final int INSERTS_PER_TABLE = 400;
+
+    @TempDir
+    Path directory;
+
+    @AfterEach
+    void releaseGenerators() {
+        SnowKeyRuntime.get().closeAll();
+    }
+
+    @Test
+    void fillsKeysThatDecodeToTheConfiguredWorkerAndNow() throws Exception {
+        ShardingSphereFixture fixture = new ShardingSphereFixture(directory, Map.of("worker-id", "21"));
+        long before = System.currentTimeMillis();
+        long generated;
+        try (Connection connection = fixture.connect();
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (user_id, note) VALUES (?, ?)", Statement.RETURN_GENERATED_KEYS)) {
+            insert.setInt(1, 7);
+            insert.setString(2, "first");
+            insert.executeUpdate();
+            try (ResultSet keys = insert.getGeneratedKeys()) {
+                assertTrue(keys.next(), "ShardingSphere returns the generated key");
+                generated = keys.getLong(1);
+            }
+        }
+        assertEquals(List.of(generated), fixture.keys("t_order", "order_id"));
+        DecodedId decoded = IdLayout.defaults().decode(generated);
+        assertEquals(21, decoded.workerId());
+        assertTrue(decoded.timestamp().toEpochMilli() >= before - 1 && decoded.timestamp().toEpochMilli() <= System.currentTimeMillis(),
+                "timestamp " + decoded.timestamp() + " lies in the test's time");
+        assertEquals(1, fixture.physicalRows(1, "t_order_" + (generated % 2)), "routed to ds_1 by user_id and to the table by order_id % 2");
+    }
+
+    @Test
+    void insertsAlternatingBetweenTwoTablesLeaveEachTableBalanced() throws Exception {
+        ShardingSphereFixture fixture = new ShardingSphereFixture(directory, Map.of("worker-id", "22"));
+        insertAlternating(fixture);
+        for (String[] table : new String[][] {{"t_order", "order_id"}, {"t_order_item", "item_id"}}) {
+            List<Long> keys = fixture.keys(table[0], table[1]);
+            assertEquals(INSERTS_PER_TABLE, keys.size());
+            assertEquals(INSERTS_PER_TABLE / 2, keys.stream().filter(each -> each % 2 == 0).count(), table[0] + ": id % 2 split evenly");
+        }
+        assertEquals(INSERTS_PER_TABLE / 2, fixture.physicalRows(0, "t_order_0") + fixture.physicalRows(1, "t_order_0"));
+    }
+
+    @Test
+    void moreLowBitsBalanceIdModuloFourPerTable() throws Exception {
+        ShardingSphereFixture fixture = new ShardingSphereFixture(directory, Map.of("worker-id", "23", "sequence-low-bits", "2"));
+        insertAlternating(fixture);
+        for (String[] table : new String[][] {{"t_order", "order_id"}, {"t_order_item", "item_id"}}) {
+            List<Long> keys = fixture.keys(table[0], table[1]);
+            for (int residue = 0; residue < 4; residue++) {
+                int r = residue;
+                assertEquals(INSERTS_PER_TABLE / 4, keys.stream().filter(each -> each % 4 == r).count(), table[0] + ": id % 4 == " + residue);
+            }
+        }
+    }
+
+    @Test
+    void globalSequenceScopeNeverRepeatsAnIdAcrossTables() throws Exception {
+        ShardingSphereFixture fixture = new ShardingSphereFixture(directory, Map.of("worker-id", "24", "sequence-scope", "global"));
+        insertAlternating(fixture);
+        Set<Long> all = new HashSet<>(fixture.keys("t_order", "order_id"));
+        all.addAll(fixture.keys("t_order_item", "item_id"));
+        assertEquals(2 * INSERTS_PER_TABLE, all.size(), "no id appears in both tables");
+    }
+
+    @Test
+    void aMultiRowInsertTakesOneBatchOfConsecutiveIds() throws Exception {
+        ShardingSphereFixture fixture = new ShardingSphereFixture(directory, Map.of("worker-id", "25"));
+        try (Connection connection = fixture.connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (1, 'a'), (1, 'b'), (1, 'c'), (1, 'd')");
+        }
+        List<Long> keys = fixture.keys("t_order", "order_id").stream().sorted().toList();
+        assertEquals(4, keys.size());
+        assertEquals(2, keys.stream().filter(each -> each % 2 == 0).count());
+    }
+
+    private static void insertAlternating(final ShardingSphereFixture fixture) throws Exception {
+        try (Connection connection = fixture.connect();
+             PreparedStatement order = connection.prepareStatement("INSERT INTO t_order (user_id, note) VALUES (?, 'o')");
+             PreparedStatement item = connection.prepareStatement("INSERT INTO t_order_item (user_id, note) VALUES (?, 'i')")) {
+            for (int i = 0; i < INSERTS_PER_TABLE; i++) {
+                order.setInt(1, i);
+                order.executeUpdate();
+                item.setInt(1, i);
+                item.executeUpdate();
+            }
+        }
+    }
+}
