@@ -70,6 +70,53 @@ public enum TestDatabase {
         return DriverManager.getConnection(url, username, password);
     }
 
+    /** The TCP port of the server; for H2 a TCP server is started in this JVM on first use, for other processes and proxies. */
+    public int serverPort() {
+        return switch (this) {
+            case H2 -> H2Server.PORT;
+            case POSTGRESQL -> 5432;
+            case MARIADB -> 3306;
+        };
+    }
+
+    /** The URL of the same database reached over TCP at another port of this host (a proxy in front of it). */
+    public String urlAt(final int port) {
+        return switch (this) {
+            case H2 -> "jdbc:h2:tcp://127.0.0.1:" + port + "/mem:snowkey_lease_test;DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false";
+            case POSTGRESQL -> "jdbc:postgresql://127.0.0.1:" + port + "/test";
+            case MARIADB -> "jdbc:mariadb://127.0.0.1:" + port + "/test";
+        };
+    }
+
+    /** The database over TCP: the URL child processes use (for H2 the same in-memory database as {@link #url()}, served by this JVM). */
+    public String networkUrl() {
+        return urlAt(serverPort());
+    }
+
+    public JdbcStoreSettings networkSettings(final String networkUrl, final JdbcTableName table) {
+        return new JdbcStoreSettings(networkUrl, username, password, table, true, 1_000L);
+    }
+
+    /** H2's TCP server, serving in-memory databases of this JVM to proxies and child processes. */
+    private static final class H2Server {
+
+        static final int PORT = start();
+
+        private static int start() {
+            try {
+                int port;
+                try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+                    port = probe.getLocalPort();
+                }
+                org.h2.tools.Server server = org.h2.tools.Server.createTcpServer("-tcpPort", String.valueOf(port), "-ifNotExists").start();
+                Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "test-h2-tcp-stop"));
+                return server.getPort();
+            } catch (final SQLException | java.io.IOException ex) {
+                throw new IllegalStateException("cannot start H2's TCP server: " + ex.getMessage(), ex);
+            }
+        }
+    }
+
     /** A table name no other test (or concurrent build on this machine) uses. */
     public static JdbcTableName uniqueTable(final String prefix) {
         return new JdbcTableName(prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));

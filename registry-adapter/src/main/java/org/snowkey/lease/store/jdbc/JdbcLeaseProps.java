@@ -1,0 +1,62 @@
+package org.snowkey.lease.store.jdbc;
+
+import java.util.Set;
+
+import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.lease.LeaseSettings;
+
+/**
+ * The JDBC props of the key generator, validated without connecting. Messages quote the URL only without its
+ * credentials and never quote the password.
+ */
+public final class JdbcLeaseProps {
+
+    public static final String URL = "jdbc-url";
+
+    public static final String USERNAME = "jdbc-username";
+
+    public static final String PASSWORD = "jdbc-password";
+
+    public static final String TABLE = "jdbc-table";
+
+    public static final String CREATE_TABLE = "jdbc-create-table";
+
+    public static final Set<String> NAMES = Set.of(URL, USERNAME, PASSWORD, TABLE, CREATE_TABLE);
+
+    /**
+     * One statement or connection attempt may take a quarter of the lease at most, so that a hung database still
+     * leaves time for retries before the reservation runs out; 5 s at most, HikariCP's 250 ms at least.
+     */
+    private static final long LEASE_FRACTION_FOR_TIMEOUT = 4L;
+
+    private JdbcLeaseProps() {
+    }
+
+    /**
+     * @param reader the key generator props
+     * @param lease the shared lease settings (the pool and the lease duration)
+     * @throws InvalidSettingException naming the prop and the value
+     */
+    public static JdbcStoreSettings parse(final PropertyReader reader, final LeaseSettings lease) {
+        String url = reader.text(URL);
+        if (url == null) {
+            throw new InvalidSettingException(URL, "(not set)", "required with lease-registry = jdbc; a JDBC URL such as jdbc:postgresql://db:5432/app "
+                    + "or jdbc:mysql://db:3306/app (credentials go into " + USERNAME + " and " + PASSWORD + ")");
+        }
+        if (!url.startsWith("jdbc:") || url.length() <= "jdbc:".length()) {
+            throw new InvalidSettingException(URL, JdbcUrls.withoutCredentials(url), "expected a JDBC URL starting with 'jdbc:'");
+        }
+        JdbcTableName table;
+        try {
+            table = new JdbcTableName(reader.text(TABLE, JdbcTableName.DEFAULT));
+        } catch (final IllegalArgumentException ex) {
+            throw new InvalidSettingException(TABLE, reader.text(TABLE), "expected " + JdbcTableName.RULE);
+        }
+        boolean createTable = reader.booleanValue(CREATE_TABLE, true);
+        // The password is taken as written (spaces may be part of it); an empty one means none.
+        Object password = reader.props().get(PASSWORD);
+        long timeout = Math.min(JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS, lease.durationMillis() / LEASE_FRACTION_FOR_TIMEOUT);
+        return new JdbcStoreSettings(url, reader.text(USERNAME), password == null ? null : String.valueOf(password), table, createTable, timeout);
+    }
+}

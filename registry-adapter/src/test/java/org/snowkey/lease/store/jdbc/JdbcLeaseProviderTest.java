@@ -1,0 +1,131 @@
+package org.snowkey.lease.store.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.ServiceLoader;
+
+import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.lease.LeaseRequest;
+import org.snowkey.keygen.lease.PreparedLease;
+import org.snowkey.keygen.lease.WorkerLeaseProvider;
+import org.snowkey.keygen.runtime.ScopePlan;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+
+/** {@code lease-registry: jdbc}: props validated without I/O, scope keys without credentials, and the runtime end to end on H2. */
+class JdbcLeaseProviderTest {
+
+    private static final String SECRET = "Sekr3t-pw-0815";
+
+    private static Properties props(final String... pairs) {
+        Properties props = new Properties();
+        for (int i = 0; i < pairs.length; i += 2) {
+            props.setProperty(pairs[i], pairs[i + 1]);
+        }
+        return props;
+    }
+
+    private static PreparedLease prepare(final Properties props) {
+        return new JdbcLeaseProvider().prepare(new LeaseRequest(props, 13, Optional.empty()));
+    }
+
+    @Test
+    void isFoundByServiceLoaderUnderJdbc() {
+        boolean found = ServiceLoader.load(WorkerLeaseProvider.class).stream()
+                .anyMatch(each -> each.type() == JdbcLeaseProvider.class && "jdbc".equals(each.get().registry()));
+        assertTrue(found, "META-INF/services lists org.snowkey.lease.store.jdbc.JdbcLeaseProvider");
+    }
+
+    @Test
+    void prepareDoesNoIoAndTheScopeKeyHasNoCredentials() {
+        // Nothing listens on port 1: preparing must still succeed, because ShardingSphere prepares throw-away instances.
+        PreparedLease prepared = prepare(props("lease-registry", "jdbc", "jdbc-url", "jdbc:postgresql://127.0.0.1:1/app?user=app&password=" + SECRET,
+                "jdbc-password", SECRET, "lease-pool", "orders"));
+        assertEquals("jdbc|jdbc:postgresql://127.0.0.1:1/app|snowkey_worker_lease|orders", prepared.scopeKey());
+        assertFalse(prepared.toString().contains(SECRET), prepared.toString());
+    }
+
+    @Test
+    void theTableIsPartOfTheScope() {
+        assertEquals("jdbc|jdbc:h2:mem:x|my_leases|default", prepare(props("jdbc-url", "jdbc:h2:mem:x", "jdbc-table", "my_leases")).scopeKey());
+    }
+
+    @Test
+    void aMissingUrlNamesTheProp() {
+        InvalidSettingException error = assertThrows(InvalidSettingException.class, () -> prepare(props("lease-registry", "jdbc")));
+        assertEquals("jdbc-url", error.property());
+        assertTrue(error.getMessage().contains("required with lease-registry = jdbc"), error.getMessage());
+    }
+
+    @Test
+    void aUrlThatIsNoJdbcUrlIsQuotedWithoutItsPassword() {
+        InvalidSettingException error = assertThrows(InvalidSettingException.class,
+                () -> prepare(props("jdbc-url", "postgresql://app:" + SECRET + "@db/app?password=" + SECRET)));
+        assertEquals("jdbc-url", error.property());
+        assertFalse(error.getMessage().contains(SECRET), error.getMessage());
+    }
+
+    @Test
+    void anUnsafeTableNameNamesTheProp() {
+        InvalidSettingException error = assertThrows(InvalidSettingException.class,
+                () -> prepare(props("jdbc-url", "jdbc:h2:mem:x", "jdbc-table", "lease; DROP TABLE orders")));
+        assertEquals("jdbc-table", error.property());
+        assertTrue(error.getMessage().contains("letters, digits and underscores"), error.getMessage());
+    }
+
+    @Test
+    void aBadCreateTableFlagNamesTheProp() {
+        InvalidSettingException error = assertThrows(InvalidSettingException.class, () -> prepare(props("jdbc-url", "jdbc:h2:mem:x", "jdbc-create-table", "maybe")));
+        assertEquals("jdbc-create-table", error.property());
+    }
+
+    @Test
+    void sharedLeasePropsAreValidatedToo() {
+        InvalidSettingException error = assertThrows(InvalidSettingException.class,
+                () -> prepare(props("jdbc-url", "jdbc:h2:mem:x", "lease-duration-milliseconds", "10")));
+        assertEquals("lease-duration-milliseconds", error.property());
+    }
+
+    @Test
+    void theRuntimeLeasesAWorkerIdFromTheTable() throws Exception {
+        JdbcTableName table = TestDatabase.uniqueTable("runtime");
+        Properties props = props("lease-registry", "jdbc", "jdbc-url", TestDatabase.H2.url(), "jdbc-username", "sa", "jdbc-password", "",
+                "jdbc-table", table.value(), "lease-pool", "runtime-test", "instance-id", "provider-test");
+        SnowKeyRuntime runtime = SnowKeyRuntime.get();
+        ScopePlan plan = runtime.plan(props, Optional.empty());
+        try {
+            IdGenerator generator = runtime.generator(plan);
+            long first = generator.nextId();
+            long second = generator.nextId();
+            assertTrue(second > first);
+            int workerId = generator.decode(first).workerId();
+            try (Connection connection = TestDatabase.H2.connect(); Statement statement = connection.createStatement();
+                 ResultSet row = statement.executeQuery("SELECT worker_id, owner, state FROM " + table.value() + " WHERE pool = 'runtime-test'")) {
+                assertTrue(row.next(), "the lease row exists");
+                assertEquals(workerId, row.getInt(1));
+                assertEquals("provider-test", row.getString(2));
+                assertEquals("HELD", row.getString(3));
+            }
+            runtime.close(plan.scopeKey());
+            long lastTimestamp = generator.decode(second).timestamp().toEpochMilli();
+            try (Connection connection = TestDatabase.H2.connect(); Statement statement = connection.createStatement();
+                 ResultSet row = statement.executeQuery("SELECT state, reserved_until FROM " + table.value() + " WHERE pool = 'runtime-test'")) {
+                assertTrue(row.next());
+                assertEquals("RELEASED", row.getString(1), "closing the scope releases the lease");
+                assertEquals(lastTimestamp, row.getLong(2), "released with the exact high-water mark");
+            }
+        } finally {
+            runtime.close(plan.scopeKey());
+            TestDatabase.H2.dropQuietly(table);
+        }
+    }
+}
