@@ -2,7 +2,9 @@ package org.snowkey.keygen.runtime;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,6 +41,9 @@ public final class SnowKeyRuntime {
     private static final SnowKeyRuntime INSTANCE = new SnowKeyRuntime();
 
     private final Map<String, ScopedGenerator> generators = new ConcurrentHashMap<>();
+
+    /** Who uses each scope; guarded by itself. */
+    private final Map<String, Set<Object>> owners = new java.util.HashMap<>();
 
     private final Map<String, WorkerLeaseProvider> providers;
 
@@ -116,7 +121,8 @@ public final class SnowKeyRuntime {
     }
 
     /**
-     * The generator of the plan's scope, created (and its lease opened) on first request.
+     * The generator of the plan's scope, created (and its lease opened) on first request. It lives until
+     * {@link #close}, {@link #closeAll} or JVM shutdown.
      *
      * @throws IllegalStateException when the scope already runs with other generator settings
      */
@@ -127,6 +133,32 @@ public final class SnowKeyRuntime {
         }
         existing.checkCompatible(plan);
         return existing.generator();
+    }
+
+    /**
+     * The generator of the plan's scope, used by {@code owner} (a ShardingSphere context, a Spring context).
+     * When every owner of a scope has gone ({@link #release(Object)}), the scope is closed and its lease released.
+     */
+    public IdGenerator generator(final ScopePlan plan, final Object owner) {
+        synchronized (owners) {
+            IdGenerator generator = generator(plan);
+            owners.computeIfAbsent(plan.scopeKey(), key -> Collections.newSetFromMap(new IdentityHashMap<>())).add(owner);
+            return generator;
+        }
+    }
+
+    /** The owner is gone: closes each scope it was the last owner of, releasing the lease. */
+    public void release(final Object owner) {
+        List<String> orphaned = new ArrayList<>();
+        synchronized (owners) {
+            owners.forEach((scopeKey, scopeOwners) -> {
+                if (scopeOwners.remove(owner) && scopeOwners.isEmpty()) {
+                    orphaned.add(scopeKey);
+                }
+            });
+            orphaned.forEach(owners::remove);
+        }
+        orphaned.forEach(this::close);
     }
 
     private ScopedGenerator create(final ScopePlan plan) {
@@ -151,6 +183,9 @@ public final class SnowKeyRuntime {
 
     /** Closes the generator of one scope: its lease is released and the next request creates a new one. */
     public void close(final String scopeKey) {
+        synchronized (owners) {
+            owners.remove(scopeKey);
+        }
         ScopedGenerator removed = generators.remove(scopeKey);
         if (removed != null) {
             closeQuietly(scopeKey, removed.generator());

@@ -49,7 +49,8 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
     @Override
     public void setComputeNodeInstanceContext(final ComputeNodeInstanceContext context) {
         Optional<ClusterRegistry> cluster = ModeConfigurations.clusterRegistry(context.getModeConfiguration());
-        IdGenerator bound = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, cluster));
+        // The context owns the scope: when ShardingSphere destroys it, the lease is released (ContextLifecycleListener).
+        IdGenerator bound = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, cluster), context);
         // Acquire now, while ShardingSphere starts: a missing lease fails start-up, not the first INSERT.
         bound.currentGrant();
         generator = bound;

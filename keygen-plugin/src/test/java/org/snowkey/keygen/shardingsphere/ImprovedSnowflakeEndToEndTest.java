@@ -102,6 +102,32 @@ class ImprovedSnowflakeEndToEndTest {
         assertEquals(2, keys.stream().filter(each -> each % 2 == 0).count());
     }
 
+    @Test
+    void closingTheShardingSphereDataSourceReleasesTheLeaseAndTheNextOneContinuesAboveIt() throws Exception {
+        ShardingSphereFixture fixture = new ShardingSphereFixture(directory, Map.of("worker-id", "26"));
+        javax.sql.DataSource first = fixture.openDataSource();
+        long before = insertOne(first);
+        int generatorsBefore = SnowKeyRuntime.get().generators().size();
+        ((AutoCloseable) first).close();
+        assertEquals(generatorsBefore - 1, SnowKeyRuntime.get().generators().size(), "the context's scope was closed with it");
+        javax.sql.DataSource second = fixture.openDataSource();
+        long after = insertOne(second);
+        ((AutoCloseable) second).close();
+        assertTrue(IdLayout.defaults().decode(after).logicalTimestamp() > IdLayout.defaults().decode(before).logicalTimestamp(),
+                "the next holding of worker id 26 starts above the released high-water mark");
+    }
+
+    private static long insertOne(final javax.sql.DataSource dataSource) throws Exception {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (user_id, note) VALUES (1, 'x')", Statement.RETURN_GENERATED_KEYS)) {
+            insert.executeUpdate();
+            try (ResultSet keys = insert.getGeneratedKeys()) {
+                keys.next();
+                return keys.getLong(1);
+            }
+        }
+    }
+
     private static void insertAlternating(final ShardingSphereFixture fixture) throws Exception {
         try (Connection connection = fixture.connect();
              PreparedStatement order = connection.prepareStatement("INSERT INTO t_order (user_id, note) VALUES (?, 'o')");

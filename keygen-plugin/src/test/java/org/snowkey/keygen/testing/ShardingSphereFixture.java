@@ -98,6 +98,11 @@ public final class ShardingSphereFixture {
                 + "        keyGeneratorName: snowkey\n";
     }
 
+    /** A data source of its own (not the driver's cached one), so that a test can close it. */
+    public javax.sql.DataSource openDataSource() throws SQLException, IOException {
+        return org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory.createDataSource(yaml.toFile());
+    }
+
     /** A connection through the ShardingSphere driver. */
     public Connection connect() throws SQLException {
         return DriverManager.getConnection("jdbc:shardingsphere:absolutepath:" + yaml.toAbsolutePath());

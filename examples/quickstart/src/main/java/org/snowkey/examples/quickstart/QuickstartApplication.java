@@ -46,7 +46,9 @@ public final class QuickstartApplication {
         System.out.println("Inserting " + ORDERS + " orders without ids through ShardingSphere-JDBC (" + yaml + ")");
         try (Connection connection = DriverManager.getConnection("jdbc:shardingsphere:absolutepath:" + yaml.toAbsolutePath());
              PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (user_id, status) VALUES (?, 'NEW')", Statement.RETURN_GENERATED_KEYS)) {
-            for (int user = 0; user < ORDERS; user++) {
+            for (int i = 0; i < ORDERS; i++) {
+                // Users change every two orders, so both databases see both parities.
+                int user = i / 2;
                 insert.setInt(1, user);
                 insert.executeUpdate();
                 try (ResultSet keys = insert.getGeneratedKeys()) {
