@@ -7,7 +7,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,8 +129,18 @@ public final class LeasedWorkerLease implements WorkerLease {
                 if (remaining <= 0) {
                     throw new LeaseUnavailableException(unavailableMessage(failure), failure);
                 }
-                LockSupport.parkNanos(Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(settings.retryIntervalMillis())));
+                // Waiting releases the lock, so that close() (a shutdown hook) is not held up by a retrying acquisition.
+                waitForRetry(Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(settings.retryIntervalMillis())));
             }
+        }
+    }
+
+    private void waitForRetry(final long nanos) {
+        try {
+            TimeUnit.NANOSECONDS.timedWait(lock, Math.max(1, nanos));
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LeaseUnavailableException("SnowKey was interrupted while acquiring a worker id lease in " + describe(), ex);
         }
     }
 
@@ -281,6 +290,7 @@ public final class LeasedWorkerLease implements WorkerLease {
                 return;
             }
             closed = true;
+            lock.notifyAll();
             Holding current = holding;
             if (current != null && !current.grant().isRevoked()) {
                 release(current);
