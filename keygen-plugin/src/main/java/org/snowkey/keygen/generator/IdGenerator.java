@@ -81,6 +81,16 @@ public final class IdGenerator implements AutoCloseable {
         return policy.clockBackWaits();
     }
 
+    /** Ids issued by all streams since start. */
+    public long idsIssued() {
+        return streams.values().stream().mapToLong(SequenceStream::idsIssued).sum();
+    }
+
+    /** The largest time cache of any stream, in ms: how much idle time a burst can spend at once. */
+    public long timeCacheMillis() {
+        return streams.values().stream().mapToLong(SequenceStream::timeCacheMillis).max().orElse(0);
+    }
+
     /** The streams created so far, by name. */
     public Map<String, SequenceStream> streams() {
         return Map.copyOf(streams);

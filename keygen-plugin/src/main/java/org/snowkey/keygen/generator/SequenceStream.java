@@ -3,6 +3,7 @@ package org.snowkey.keygen.generator;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.HighWaterSource;
@@ -28,6 +29,9 @@ public final class SequenceStream {
     private final IdLayout layout;
 
     private volatile Holding holding;
+
+    /** Ids issued on holdings before the current one. */
+    private long issuedOnEarlierHoldings;
 
     SequenceStream(final String name, final WorkerLease lease, final IssuePolicy policy) {
         this.name = name;
@@ -75,6 +79,12 @@ public final class SequenceStream {
         return Math.max(0, Math.min(policy.maxTimeCacheMillis(), policy.nowLogical() - layout.timestampOf(lastCounter)));
     }
 
+    /** Ids this stream issued since it was created (for metrics; exact once calls have returned). */
+    public synchronized long idsIssued() {
+        Holding current = holding;
+        return issuedOnEarlierHoldings + (current == null ? 0 : current.issued());
+    }
+
     private Holding currentHolding() {
         LeaseGrant grant = lease.currentGrant();
         Holding current = holding;
@@ -93,6 +103,9 @@ public final class SequenceStream {
         if (previous != null) {
             // Continue after everything issued on the previous holding, in a fresh millisecond.
             start = Math.max(start, layout.timestampOf(previous.lastCounter()) + 1);
+        }
+        if (previous != null) {
+            issuedOnEarlierHoldings += previous.issued();
         }
         Holding next = new Holding(grant, layout.counterAt(start) - 1);
         if (!grant.attach(next)) {
@@ -132,6 +145,9 @@ public final class SequenceStream {
 
         /** The last counter before sealing, kept so that the next holding continues after it. */
         private volatile long sealedAt;
+
+        /** Counter values passed over by time cache jumps: not ids. Changes only after long idleness. */
+        private final AtomicLong skipped = new AtomicLong();
 
         Holding(final LeaseGrant grant, final long startCounter) {
             this.grant = grant;
@@ -182,9 +198,16 @@ public final class SequenceStream {
                     continue;
                 }
                 if (COUNTER.compareAndSet(this, last, next)) {
+                    if (base != last) {
+                        skipped.addAndGet(base - last);
+                    }
                     return next;
                 }
             }
+        }
+
+        long issued() {
+            return lastCounter() - startCounter - skipped.get();
         }
 
         @Override

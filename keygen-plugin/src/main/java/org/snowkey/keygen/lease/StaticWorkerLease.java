@@ -33,6 +33,11 @@ public final class StaticWorkerLease implements WorkerLease {
     }
 
     @Override
+    public LeaseStatus status() {
+        return new LeaseStatus(describe(), null, grant.workerId(), -1, LeaseGrant.UNBOUNDED, !closed, closed ? "closed" : null, 0, 0);
+    }
+
+    @Override
     public String describe() {
         return "static worker id " + grant.workerId();
     }

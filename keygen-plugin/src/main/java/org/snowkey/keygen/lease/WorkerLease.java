@@ -19,6 +19,14 @@ public interface WorkerLease extends AutoCloseable {
     /** Registry, location and pool, for messages and operators: "zookeeper 10.0.0.1:2181 /ns pool 'default'". */
     String describe();
 
+    /**
+     * The state of the lease for health checks and metrics, without acquiring anything. Backends with a registry
+     * override it; the default describes the grant in force, if any was handed out.
+     */
+    default LeaseStatus status() {
+        return new LeaseStatus(describe(), null, -1, -1, -1, false, "no status reported by this lease", 0, 0);
+    }
+
     /** Releases the holding with the exact high-water mark. Idempotent; later calls to currentGrant fail. */
     @Override
     void close();

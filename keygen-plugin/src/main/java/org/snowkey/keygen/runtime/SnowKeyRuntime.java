@@ -49,6 +49,9 @@ public final class SnowKeyRuntime {
 
     private volatile boolean shutdownHookInstalled;
 
+    /** Props that apply where a key generator sets none (the Spring Boot integration sets them). */
+    private volatile Properties defaults = new Properties();
+
     private SnowKeyRuntime() {
         Map<String, WorkerLeaseProvider> found = new TreeMap<>();
         for (WorkerLeaseProvider each : ServiceLoader.load(WorkerLeaseProvider.class, SnowKeyRuntime.class.getClassLoader())) {
@@ -70,6 +73,7 @@ public final class SnowKeyRuntime {
      */
     public ScopePlan plan(final Properties props, final Optional<ClusterRegistry> clusterRegistry) {
         Properties copy = new Properties();
+        copy.putAll(defaults);
         if (props != null) {
             copy.putAll(props);
         }
@@ -118,6 +122,18 @@ public final class SnowKeyRuntime {
 
     private static ScopePlan staticPlan(final GeneratorSettings settings, final int workerId, final boolean unguarded) {
         return new ScopePlan(settings, "static|worker-id=" + workerId, () -> new StaticWorkerLease(workerId), unguarded);
+    }
+
+    /**
+     * Sets props that every key generator of this JVM inherits where its own props are silent: a YAML
+     * {@code IMPROVED_SNOWFLAKE} with no props then takes the application's settings. Affects plans made later.
+     */
+    public void setDefaults(final Properties props) {
+        Properties copy = new Properties();
+        if (props != null) {
+            copy.putAll(props);
+        }
+        defaults = copy;
     }
 
     /**

@@ -80,6 +80,7 @@ class SequenceStreamTest {
             previous = each;
         }
         assertTrue(stream.nextId() > batch.id(999));
+        assertEquals(1002, stream.idsIssued());
         assertThrows(IllegalArgumentException.class, () -> stream.nextIds(0));
     }
 
@@ -152,10 +153,12 @@ class SequenceStreamTest {
     @Test
     void theTimeCacheCapMovesTheTimestampForwardAfterLongIdleness() {
         ManualClock clock = new ManualClock(T);
-        SequenceStream stream = generator(clock, lease(2, T, LeaseGrant.UNBOUNDED), 10, 100).stream("t");
+        IdGenerator generator = generator(clock, lease(2, T, LeaseGrant.UNBOUNDED), 10, 100);
+        SequenceStream stream = generator.stream("t");
         long first = stream.nextId();
         clock.advance(60_000);
         long second = stream.nextId();
+        assertEquals(2, generator.idsIssued(), "skipped counter values are not counted as ids");
         assertEquals(T + 60_000 - 100, LAYOUT.decode(second).timestamp().toEpochMilli(), "at most 100 ms behind the clock");
         assertTrue(second > first);
         assertEquals(100, stream.timeCacheMillis());

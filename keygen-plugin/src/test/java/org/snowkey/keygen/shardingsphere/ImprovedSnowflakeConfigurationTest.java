@@ -60,6 +60,23 @@ class ImprovedSnowflakeConfigurationTest {
     }
 
     @Test
+    void runtimeDefaultsApplyWhereTheKeyGeneratorIsSilentAndItsOwnPropsWin() {
+        SnowKeyRuntime.get().setDefaults(props("worker-id", "34", "sequence-low-bits", "2"));
+        try {
+            ImprovedSnowflakeKeyGenerateAlgorithm silent = new ImprovedSnowflakeKeyGenerateAlgorithm();
+            silent.init(new Properties());
+            assertEquals(34, silent.boundGenerator().currentGrant().workerId());
+            assertEquals(2, silent.boundGenerator().layout().sequenceLowBits());
+            ImprovedSnowflakeKeyGenerateAlgorithm explicit = new ImprovedSnowflakeKeyGenerateAlgorithm();
+            explicit.init(props("worker-id", "35", "sequence-low-bits", "0"));
+            assertEquals(35, explicit.boundGenerator().currentGrant().workerId());
+            assertEquals(0, explicit.boundGenerator().layout().sequenceLowBits());
+        } finally {
+            SnowKeyRuntime.get().setDefaults(new Properties());
+        }
+    }
+
+    @Test
     void aScopeRefusesASecondLayout() {
         ImprovedSnowflakeKeyGenerateAlgorithm first = new ImprovedSnowflakeKeyGenerateAlgorithm();
         first.init(props("worker-id", "33"));
