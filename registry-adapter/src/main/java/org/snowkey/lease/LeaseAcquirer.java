@@ -2,9 +2,11 @@ package org.snowkey.lease;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -91,20 +93,55 @@ final class LeaseAcquirer {
         }
     }
 
-    /** Free numbers last owned by this instance id first, then all numbers from the hash of the instance id. */
+    /**
+     * Free numbers last owned by this instance id first, then all numbers from the hash of the instance id. Lazy: a
+     * pool may have two million numbers, and a scan usually stops at the first free one.
+     */
     private Iterable<Integer> candidates(final LeaseStore.PoolListing listing) {
-        Set<Integer> order = new LinkedHashSet<>();
+        Set<Integer> owned = new LinkedHashSet<>();
         long now = clock.preciseMillis();
         listing.leases().forEach((workerId, stored) -> {
             if (workerId < poolSize && settings.instanceId().equals(stored.record().owner()) && stored.record().isClaimable(now)) {
-                order.add(workerId);
+                owned.add(workerId);
             }
         });
         int start = Math.floorMod(mix(settings.instanceId().hashCode()), poolSize);
-        for (int i = 0; i < poolSize; i++) {
-            order.add((start + i) % poolSize);
-        }
-        return order;
+        return () -> new Iterator<>() {
+
+            private final Iterator<Integer> first = owned.iterator();
+
+            private int scanned;
+
+            private Integer next = advance();
+
+            private Integer advance() {
+                if (first.hasNext()) {
+                    return first.next();
+                }
+                while (scanned < poolSize) {
+                    int candidate = (start + scanned++) % poolSize;
+                    if (!owned.contains(candidate)) {
+                        return candidate;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
+            }
+
+            @Override
+            public Integer next() {
+                if (next == null) {
+                    throw new NoSuchElementException();
+                }
+                Integer result = next;
+                next = advance();
+                return result;
+            }
+        };
     }
 
     /** Spreads similar instance ids (host-1, host-2...) over the pool; String.hashCode alone keeps them adjacent. */

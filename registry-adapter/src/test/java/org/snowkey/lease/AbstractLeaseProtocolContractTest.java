@@ -428,6 +428,16 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     @Test
+    void theLargestPoolAcquiresAndReleasesLikeAnyOther() {
+        int bits = org.snowkey.keygen.layout.IdLayout.MAX_WORKER_ID_BITS;
+        LeasedWorkerLease lease = lease("large-pool", bits, 60_000, 5_000);
+        int number = lease.currentGrant().workerId();
+        assertTrue(number >= 0 && number < 1 << bits, String.valueOf(number));
+        lease.close();
+        assertEquals(LeaseRecord.State.RELEASED, readRecord(number).record().state());
+    }
+
+    @Test
     void closeReleasesOnceAndLaterRequestsFail() {
         LeasedWorkerLease lease = lease("closing", 4, 60_000, 5_000);
         int number = lease.currentGrant().workerId();

@@ -104,7 +104,7 @@ class MultiProcessUniquenessTest {
         }
         System.out.printf("multi-process soak: %d ids from %d processes (%d SIGKILL, %d SIGTERM); processes per worker id: %s%n", total, outputs.size(),
                 sigkills, sigterms, processesPerWorkerId);
-        assertTrue(sigkills >= 3, "processes were killed with SIGKILL: " + sigkills);
+        assertTrue(sigkills >= 2, "processes were killed with SIGKILL: " + sigkills);
         assertTrue(total > 10_000, "ids were generated: " + total + "; logs in " + dir + diagnostics());
         assertTrue(processesPerWorkerId.values().stream().anyMatch(each -> each.size() > 1),
                 "a killed process's worker id was taken over by another process: " + processesPerWorkerId);
