@@ -7,11 +7,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.lease.LeaseStatus;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
@@ -65,6 +67,13 @@ public final class LeasedWorkerLease implements WorkerLease {
 
     /** The last reason a holding ended, for the message of a failed re-acquisition. */
     private volatile String lastLoss;
+
+    /** The last renewal failure, cleared by the next success: what a health check shows while ids still flow. */
+    private volatile String lastRenewalFailure;
+
+    private final LongAdder renewals = new LongAdder();
+
+    private final LongAdder renewalFailures = new LongAdder();
 
     /**
      * @param store where the records live; closed with the lease
@@ -180,6 +189,8 @@ public final class LeasedWorkerLease implements WorkerLease {
         try {
             renewed = renew(target);
         } catch (final RuntimeException ex) {
+            renewalFailures.increment();
+            lastRenewalFailure = "renewal failed: " + ex;
             LOG.warn("SnowKey could not renew {}: {}", target.grant().holder(), ex.toString());
             renewed = false;
         }
@@ -214,10 +225,14 @@ public final class LeasedWorkerLease implements WorkerLease {
                 if (version.isPresent()) {
                     target.written(renewed, version.get());
                     target.grant().extendCeiling(reservedUntil);
+                    renewals.increment();
+                    lastRenewalFailure = null;
                     return true;
                 }
                 return recoverFromLostCompareAndSet(target);
             } catch (final LeaseStoreUnavailableException ex) {
+                renewalFailures.increment();
+                lastRenewalFailure = "renewal failed, ids flow up to " + Instant.ofEpochMilli(target.grant().ceilingMillis()) + ": " + ex.getMessage();
                 LOG.warn("SnowKey could not renew {} (registry unreachable; ids keep flowing up to {}, retrying): {}", target.grant().holder(),
                         Instant.ofEpochMilli(target.grant().ceilingMillis()), ex.getMessage());
                 return false;
@@ -238,6 +253,8 @@ public final class LeasedWorkerLease implements WorkerLease {
         if (stored.isPresent() && target.isOwnRecord(stored.get().record())) {
             target.written(stored.get().record(), stored.get().storeVersion());
             target.grant().extendCeiling(stored.get().record().reservedUntil());
+            renewals.increment();
+            lastRenewalFailure = null;
             return true;
         }
         revoke(target, "worker id " + held.workerId() + " was taken over: " + store.locationOf(held.pool(), held.workerId()) + " now holds "
@@ -271,6 +288,25 @@ public final class LeasedWorkerLease implements WorkerLease {
     @Override
     public String describe() {
         return store.describe() + " pool '" + settings.pool() + "'";
+    }
+
+    @Override
+    public LeaseStatus status() {
+        Holding current = holding;
+        boolean healthy = !closed && current != null && !current.grant().isRevoked();
+        String problem;
+        if (closed) {
+            problem = "closed";
+        } else if (current == null) {
+            problem = lastLoss != null ? lastLoss : "no lease acquired yet";
+        } else if (current.grant().isRevoked()) {
+            problem = current.grant().revocationReason();
+        } else {
+            problem = lastRenewalFailure;
+        }
+        return new LeaseStatus(store.describe(), settings.pool(), current == null ? -1 : current.grant().workerId(),
+                current == null ? -1 : current.expiresAt(), current == null ? -1 : current.grant().ceilingMillis(), healthy, problem,
+                renewals.sum(), renewalFailures.sum());
     }
 
     /** The holding in force, if any, without acquiring: for operators and tests. */

@@ -31,6 +31,7 @@ import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.IdUnavailableException;
 import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.lease.LeaseStatus;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
@@ -179,6 +180,11 @@ public abstract class AbstractLeaseProtocolContractTest {
         Ids.await("a renewal", Duration.ofSeconds(20), () -> grant.ceilingMillis() > firstCeiling);
         assertSame(grant, lease.currentGrant());
         assertFalse(grant.isRevoked());
+        LeaseStatus status = lease.status();
+        assertTrue(status.healthy(), String.valueOf(status));
+        assertEquals(grant.workerId(), status.workerId());
+        assertEquals(pool, status.pool());
+        assertTrue(status.renewals() >= 1, String.valueOf(status));
         try (LeaseStore store = openStore()) {
             LeaseRecord record = store.read(pool, grant.workerId()).orElseThrow().record();
             assertTrue(record.reservedUntil() >= grant.ceilingMillis(), "the ceiling never exceeds the durable reservation: " + record + " vs " + grant);
@@ -276,6 +282,7 @@ public abstract class AbstractLeaseProtocolContractTest {
             assertTrue(timestamp <= ceilingAtStop, "no id above the reserved ceiling");
             assertEquals(grant.workerId(), Ids.layout(bits).decode(each).workerId());
         }
+        assertTrue(lease.status().healthy(), "ids still flow: " + lease.status());
         Ids.await("renewal after the outage", Duration.ofSeconds(30), () -> grant.ceilingMillis() > ceilingAtStop);
         assertFalse(grant.isRevoked(), String.valueOf(grant.revocationReason()));
         assertSame(grant, lease.currentGrant());
@@ -292,6 +299,9 @@ public abstract class AbstractLeaseProtocolContractTest {
         try {
             Ids.await("revocation after expiry", Duration.ofSeconds(30), grant::isRevoked);
             assertTrue(grant.revocationReason().contains("expired"), grant.revocationReason());
+            LeaseStatus status = lease.status();
+            assertFalse(status.healthy(), String.valueOf(status));
+            assertTrue(status.problem() != null && status.renewalFailures() > 0, String.valueOf(status));
             RuntimeException failure = assertThrows(RuntimeException.class, generator::nextId);
             assertTrue(failure instanceof LeaseUnavailableException || failure instanceof IdUnavailableException, failure.toString());
         } finally {
@@ -446,6 +456,8 @@ public abstract class AbstractLeaseProtocolContractTest {
         assertEquals(LeaseRecord.State.RELEASED, readRecord(number).record().state());
         LeaseUnavailableException closed = assertThrows(LeaseUnavailableException.class, lease::currentGrant);
         assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+        assertFalse(lease.status().healthy());
+        assertEquals("closed", lease.status().problem());
     }
 
     protected StoredLease readRecord(final int workerId) {
