@@ -10,8 +10,15 @@ import java.util.Properties;
  * @param props the key generator props as configured (all of them; the backend reads its own)
  * @param workerIdBits the pool has {@code 2^workerIdBits} numbers
  * @param clusterRegistry the mode's cluster repository, when ShardingSphere runs in Cluster mode
+ * @param modeResolved false while ShardingSphere has not yet said which mode it runs in (algorithm {@code init()}):
+ *                     a backend must then accept a missing prop that Cluster mode may still supply
  */
-public record LeaseRequest(Properties props, int workerIdBits, Optional<ClusterRegistry> clusterRegistry) {
+public record LeaseRequest(Properties props, int workerIdBits, Optional<ClusterRegistry> clusterRegistry, boolean modeResolved) {
+
+    /** A request whose mode is known: {@code clusterRegistry} is empty outside Cluster mode. */
+    public LeaseRequest(final Properties props, final int workerIdBits, final Optional<ClusterRegistry> clusterRegistry) {
+        this(props, workerIdBits, clusterRegistry, true);
+    }
 
     /**
      * The cluster repository of a ShardingSphere mode configuration, free of ShardingSphere types.

@@ -72,6 +72,18 @@ public final class SnowKeyRuntime {
      * @throws InvalidSettingException naming the prop and the value
      */
     public ScopePlan plan(final Properties props, final Optional<ClusterRegistry> clusterRegistry) {
+        return plan(props, clusterRegistry, true);
+    }
+
+    /**
+     * Validates props before ShardingSphere has told the mode (an algorithm's {@code init()}): props that Cluster
+     * mode may supply later, such as the ZooKeeper servers, may be missing. The plan is for validation only.
+     */
+    public ScopePlan planBeforeMode(final Properties props) {
+        return plan(props, Optional.empty(), false);
+    }
+
+    private ScopePlan plan(final Properties props, final Optional<ClusterRegistry> clusterRegistry, final boolean modeResolved) {
         Properties copy = new Properties();
         copy.putAll(defaults);
         if (props != null) {
@@ -87,7 +99,7 @@ public final class SnowKeyRuntime {
                 throw new InvalidSettingException(PropertyNames.WORKER_ID, settings.workerId(),
                         "a static worker id and " + PropertyNames.LEASE_REGISTRY + " = '" + registry + "' exclude each other; remove one");
             }
-            return leased(settings, provider(registry), new LeaseRequest(copy, settings.layout().workerIdBits(), clusterRegistry));
+            return leased(settings, provider(registry), new LeaseRequest(copy, settings.layout().workerIdBits(), clusterRegistry, modeResolved));
         }
         if (settings.workerId() != null) {
             return staticPlan(settings, settings.workerId(), false);
@@ -101,7 +113,7 @@ public final class SnowKeyRuntime {
                         + " (available: " + providers.keySet() + "; add snowkey-registry-adapter for zookeeper and jdbc). Set "
                         + PropertyNames.LEASE_REGISTRY + ", or a " + PropertyNames.WORKER_ID + " unique to this instance");
             }
-            return leased(settings, provider, new LeaseRequest(copy, settings.layout().workerIdBits(), clusterRegistry));
+            return leased(settings, provider, new LeaseRequest(copy, settings.layout().workerIdBits(), clusterRegistry, modeResolved));
         }
         return staticPlan(settings, 0, true);
     }

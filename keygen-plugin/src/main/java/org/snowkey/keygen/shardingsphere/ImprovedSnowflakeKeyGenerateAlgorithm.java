@@ -42,7 +42,7 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
     @Override
     public void init(final Properties props) {
         this.props = props == null ? new Properties() : props;
-        ScopePlan plan = SnowKeyRuntime.get().plan(this.props, Optional.empty());
+        ScopePlan plan = SnowKeyRuntime.get().planBeforeMode(this.props);
         sequenceScope = plan.settings().sequenceScope();
     }
 

@@ -62,7 +62,7 @@ public final class ZooKeeperLeaseCli {
         try {
             PropertyReader reader = new PropertyReader(props);
             pool = LeaseSettings.parse(reader).pool();
-            settings = ZooKeeperLeaseProps.parse(reader, Optional.empty(), 5_000);
+            settings = ZooKeeperLeaseProps.parse(reader, Optional.empty(), true, 5_000);
         } catch (final InvalidSettingException ex) {
             err.println(ex.getMessage());
             err.println(USAGE);

@@ -41,20 +41,28 @@ public final class ZooKeeperLeaseProps {
     private ZooKeeperLeaseProps() {
     }
 
+    /** Stands for the server lists that Cluster mode will supply, in a plan made before the mode is known. */
+    static final String SERVERS_FROM_MODE = "(from the Cluster mode configuration)";
+
     /**
      * @param reader the key generator props
      * @param cluster the Cluster mode repository, if any
+     * @param modeResolved false before ShardingSphere said which mode it runs in: missing servers may still come from it
      * @param acquireTimeoutMillis bounds how long one operation may wait for a connection
      * @throws InvalidSettingException naming the prop and the value
      */
-    public static ZooKeeperStoreSettings parse(final PropertyReader reader, final Optional<ClusterRegistry> cluster, final long acquireTimeoutMillis) {
+    public static ZooKeeperStoreSettings parse(final PropertyReader reader, final Optional<ClusterRegistry> cluster, final boolean modeResolved,
+                                               final long acquireTimeoutMillis) {
         Optional<ClusterRegistry> zookeeperMode = cluster.filter(each -> "zookeeper".equals(String.valueOf(each.type()).toLowerCase(Locale.ROOT)));
         String servers = reader.text(SERVER_LISTS, zookeeperMode.map(ClusterRegistry::serverLists).orElse(null));
-        if (servers == null || servers.isBlank()) {
+        if ((servers == null || servers.isBlank()) && !modeResolved) {
+            servers = SERVERS_FROM_MODE;
+        } else if (servers == null || servers.isBlank()) {
             throw new InvalidSettingException(SERVER_LISTS, "(not set)", "required unless ShardingSphere runs in Cluster mode with a ZooKeeper repository; "
                     + "expected host:port[,host:port...], e.g. 127.0.0.1:2181");
         }
-        String normalizedServers = normalizeServers(servers, reader.has(SERVER_LISTS) ? SERVER_LISTS : SERVER_LISTS + " (from the Cluster mode server-lists)");
+        String normalizedServers = SERVERS_FROM_MODE.equals(servers) ? servers
+                : normalizeServers(servers, reader.has(SERVER_LISTS) ? SERVER_LISTS : SERVER_LISTS + " (from the Cluster mode server-lists)");
         String namespace = reader.text(NAMESPACE, zookeeperMode.map(ClusterRegistry::namespace).filter(each -> !each.isBlank()).orElse(DEFAULT_NAMESPACE));
         if (!NAMESPACE_NAME.matcher(namespace).matches() || ".".equals(namespace) || "..".equals(namespace)) {
             throw new InvalidSettingException(NAMESPACE, namespace, "expected 1 to 128 letters, digits, '_', '-' or '.' (one ZooKeeper node name)");

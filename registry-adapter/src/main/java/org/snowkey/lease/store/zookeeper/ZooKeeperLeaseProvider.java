@@ -34,7 +34,7 @@ public final class ZooKeeperLeaseProvider implements WorkerLeaseProvider {
     public PreparedLease prepare(final LeaseRequest request) {
         PropertyReader reader = new PropertyReader(request.props());
         LeaseSettings lease = LeaseSettings.parse(reader);
-        ZooKeeperStoreSettings store = ZooKeeperLeaseProps.parse(reader, request.clusterRegistry(), lease.acquireTimeoutMillis());
+        ZooKeeperStoreSettings store = ZooKeeperLeaseProps.parse(reader, request.clusterRegistry(), request.modeResolved(), lease.acquireTimeoutMillis());
         return new Prepared(lease, store, request.workerIdBits());
     }
 

@@ -56,6 +56,15 @@ class ZooKeeperLeaseProviderTest {
     }
 
     @Test
+    void beforeShardingSphereNamesTheModeMissingServersAreLeftToClusterModeButBadOnesStillFail() {
+        // An algorithm's init() runs before the mode is known: lease-registry: zookeeper may rely on the mode's servers.
+        provider.prepare(new LeaseRequest(props(), 13, Optional.empty(), false));
+        InvalidSettingException failure = assertThrows(InvalidSettingException.class,
+                () -> provider.prepare(new LeaseRequest(props("zookeeper-server-lists", "localhost"), 13, Optional.empty(), false)));
+        assertEquals("zookeeper-server-lists", failure.property());
+    }
+
+    @Test
     void prepareDoesNoIoAndScopesByRegistryServersNamespaceAndPool() {
         // Nothing listens on port 1: preparing must not notice.
         PreparedLease prepared = prepare(props("zookeeper-server-lists", "127.0.0.1:1, 127.0.0.2:1", "zookeeper-namespace", "ns", "lease-pool", "p"),
@@ -73,7 +82,7 @@ class ZooKeeperLeaseProviderTest {
         Optional<ClusterRegistry> cluster = Optional.of(new ClusterRegistry("ZooKeeper", "governance_ds", "zk2:2181,zk1:2181", modeProps));
         assertEquals("zookeeper|zk1:2181,zk2:2181|governance_ds|default", prepare(props(), cluster).scopeKey());
         assertEquals("zookeeper|other:2181|governance_ds|orders", prepare(props("zookeeper-server-lists", "other:2181", "lease-pool", "orders"), cluster).scopeKey());
-        ZooKeeperStoreSettings settings = ZooKeeperLeaseProps.parse(new org.snowkey.keygen.config.PropertyReader(props()), cluster, 15_000);
+        ZooKeeperStoreSettings settings = ZooKeeperLeaseProps.parse(new org.snowkey.keygen.config.PropertyReader(props()), cluster, true, 15_000);
         assertEquals("mode:secret", settings.digest(), "the mode's digest guards the leases too");
         assertFalse(settings.toString().contains("secret"), settings.toString());
         Optional<ClusterRegistry> etcd = Optional.of(new ClusterRegistry("etcd", "ns", "http://etcd:2379", new Properties()));
