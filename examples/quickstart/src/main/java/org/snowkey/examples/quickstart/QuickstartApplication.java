@@ -16,8 +16,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.curator.test.TestingServer;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /**
  * The SnowKey quickstart: ShardingSphere-JDBC over two embedded H2 databases, {@code t_order} split into two
@@ -32,10 +34,61 @@ public final class QuickstartApplication {
     private QuickstartApplication() {
     }
 
+    /**
+     * {@code --registry zookeeper} (default: an embedded ZooKeeper server), {@code --zookeeper host:port[,...]} (a
+     * real ensemble), {@code --registry jdbc} (a lease table in the quickstart's own H2 database) or
+     * {@code --registry static} (worker id 1, no lease).
+     */
     public static void main(final String[] args) throws Exception {
+        String registry = "zookeeper";
+        String servers = null;
+        for (int i = 0; i < args.length; i++) {
+            if ("--registry".equals(args[i]) && i + 1 < args.length) {
+                registry = args[++i];
+            } else if ("--zookeeper".equals(args[i]) && i + 1 < args.length) {
+                servers = args[++i];
+            } else {
+                System.err.println("usage: [--registry zookeeper|jdbc|static] [--zookeeper host:port[,host:port...]]");
+                System.exit(2);
+            }
+        }
         Map<String, String> props = new LinkedHashMap<>();
-        props.put("worker-id", "1");
+        switch (registry) {
+            case "zookeeper" -> {
+                props.put("lease-registry", "zookeeper");
+                if (servers == null) {
+                    // Curator's in-process ZooKeeper server: the quickstart needs nothing installed.
+                    TestingServer zookeeper = new TestingServer(true);
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(zookeeper)));
+                    servers = zookeeper.getConnectString();
+                    System.out.println("Started an embedded ZooKeeper server at " + servers);
+                }
+                props.put("zookeeper-server-lists", servers);
+                props.put("zookeeper-namespace", "quickstart");
+            }
+            case "jdbc" -> {
+                props.put("lease-registry", "jdbc");
+                props.put("jdbc-url", h2Url(0));
+                props.put("jdbc-username", "sa");
+            }
+            case "static" -> props.put("worker-id", "1");
+            default -> {
+                System.err.println("unknown registry '" + registry + "': zookeeper, jdbc or static");
+                System.exit(2);
+            }
+        }
+        props.put("instance-id", "quickstart");
         new QuickstartApplication().run(props);
+        // Leases are released by SnowKey's shutdown hook with the exact high-water mark.
+        System.exit(0);
+    }
+
+    private static void closeQuietly(final AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (final Exception ignored) {
+            // The JVM is going down.
+        }
     }
 
     void run(final Map<String, String> snowkeyProps) throws IOException, SQLException {
@@ -43,6 +96,7 @@ public final class QuickstartApplication {
         Path yaml = writeConfiguration(snowkeyProps);
         IdLayout layout = IdLayout.defaults();
         List<Long> ids = new ArrayList<>();
+        System.out.println("SnowKey props: " + snowkeyProps);
         System.out.println("Inserting " + ORDERS + " orders without ids through ShardingSphere-JDBC (" + yaml + ")");
         try (Connection connection = DriverManager.getConnection("jdbc:shardingsphere:absolutepath:" + yaml.toAbsolutePath());
              PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (user_id, status) VALUES (?, 'NEW')", Statement.RETURN_GENERATED_KEYS)) {
@@ -67,6 +121,7 @@ public final class QuickstartApplication {
                 System.out.printf("  ds_%d.t_order_%d: %d%n", ds, table, count(ds, "t_order_" + table));
             }
         }
+        SnowKeyRuntime.get().generators().forEach(each -> System.out.println("Lease: " + each.lease().status()));
         long even = ids.stream().filter(each -> each % 2 == 0).count();
         System.out.printf("id %% 2: %d even, %d odd%n", even, ids.size() - even);
         System.out.println("Decode any id: java -jar keygen-plugin/target/snowkey-keygen-plugin-0.1.0-SNAPSHOT.jar decode " + ids.get(0));
