@@ -1,0 +1,133 @@
+package org.snowkey.spring;
+
+import java.util.Map;
+
+import org.snowkey.keygen.generator.IdBatch;
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.generator.SequenceStream;
+import org.snowkey.keygen.layout.DecodedId;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseStatus;
+import org.snowkey.keygen.runtime.ScopePlan;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+
+/**
+ * SnowKey ids for application code. It issues from the same generator as every ShardingSphere
+ * {@code IMPROVED_SNOWFLAKE} key generator of its scope (registry, namespace, pool) in this JVM: one worker lease,
+ * one set of named streams. A table's stream is named {@code <database>.<table>} in lower case.
+ *
+ * <p>The bean is one owner of the scope: the lease is released, with the exact high-water mark, when the last
+ * owner (this bean, ShardingSphere contexts) is closed.
+ */
+public final class SnowKeyIdGenerator implements AutoCloseable {
+
+    private final SnowKeyRuntime runtime;
+
+    /** This bean's membership in the scope, registered before the bean exists so a failed start can leave again. */
+    private final Object owner;
+
+    private final String scopeKey;
+
+    private final IdGenerator generator;
+
+    private volatile boolean closed;
+
+    private SnowKeyIdGenerator(final SnowKeyRuntime runtime, final Object owner, final String scopeKey, final IdGenerator generator) {
+        this.runtime = runtime;
+        this.owner = owner;
+        this.scopeKey = scopeKey;
+        this.generator = generator;
+    }
+
+    /**
+     * Joins the plan's scope and acquires its lease now, so that a missing lease fails start-up rather than the
+     * first id. On failure the scope is left as it was found.
+     */
+    public static SnowKeyIdGenerator open(final SnowKeyRuntime runtime, final ScopePlan plan) {
+        Object owner = new Object();
+        try {
+            IdGenerator generator = runtime.generator(plan, owner);
+            generator.currentGrant();
+            return new SnowKeyIdGenerator(runtime, owner, plan.scopeKey(), generator);
+        } catch (final RuntimeException ex) {
+            runtime.release(owner);
+            throw ex;
+        }
+    }
+
+    /** The next id of the default stream ({@value IdGenerator#DEFAULT_STREAM}). */
+    public long nextId() {
+        return generator.nextId();
+    }
+
+    /** The next {@code count} ids of the default stream, reserved in one atomic step. */
+    public IdBatch nextIds(final int count) {
+        return generator.nextIds(count);
+    }
+
+    /** A named stream: its ids are unique and increasing within the stream across the cluster. */
+    public SequenceStream stream(final String name) {
+        return generator.stream(name);
+    }
+
+    /** The parts of an id issued with this generator's layout. */
+    public DecodedId decode(final long id) {
+        return generator.decode(id);
+    }
+
+    public IdLayout layout() {
+        return generator.layout();
+    }
+
+    /** The lease as health checks see it, without acquiring anything. */
+    public LeaseStatus leaseStatus() {
+        return generator.lease().status();
+    }
+
+    /** Ids issued by every stream of the scope, ShardingSphere's included. */
+    public long idsIssued() {
+        return generator.idsIssued();
+    }
+
+    /** The largest time cache of any stream, in ms. */
+    public long timeCacheMillis() {
+        return generator.timeCacheMillis();
+    }
+
+    public long clockBackWaits() {
+        return generator.clockBackWaits();
+    }
+
+    /** The streams of the scope so far, by name. */
+    public Map<String, SequenceStream> streams() {
+        return generator.streams();
+    }
+
+    /** The scope this bean shares with ShardingSphere key generators. */
+    public String scopeKey() {
+        return scopeKey;
+    }
+
+    /** The shared generator of the scope. */
+    public IdGenerator generator() {
+        return generator;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Leaves the scope; the lease is released if no ShardingSphere context uses it any more. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            runtime.release(owner);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SnowKeyIdGenerator[" + generator + "]";
+    }
+}

@@ -1,0 +1,65 @@
+package org.snowkey.spring.actuate;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.snowkey.keygen.generator.SequenceStream;
+import org.snowkey.keygen.layout.DecodedId;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.lease.LeaseStatus;
+import org.snowkey.spring.SnowKeyIdGenerator;
+
+/** What the endpoint shows, as plain values: instants as ISO-8601 text so that any JSON mapper renders them alike. */
+public final class SnowKeyDescriptors {
+
+    private SnowKeyDescriptors() {
+    }
+
+    /** An epoch-ms instant as text, or null for "none" (-1). */
+    static String instant(final long epochMillis) {
+        return epochMillis < 0 ? null : Instant.ofEpochMilli(epochMillis).toString();
+    }
+
+    /** A reserved ceiling as text: "none" when no registry bounds it. */
+    static String ceiling(final long ceilingMillis) {
+        return ceilingMillis == LeaseGrant.UNBOUNDED ? "none" : instant(ceilingMillis);
+    }
+
+    static Generator describe(final SnowKeyIdGenerator generator) {
+        LeaseStatus status = generator.leaseStatus();
+        Map<String, Stream> streams = new TreeMap<>();
+        for (Map.Entry<String, SequenceStream> each : generator.streams().entrySet()) {
+            streams.put(each.getKey(), new Stream(each.getValue().idsIssued(), each.getValue().timeCacheMillis()));
+        }
+        IdLayout layout = generator.layout();
+        return new Generator(generator.scopeKey(), status.registry(), status.pool(), status.workerId(), status.healthy(), status.problem(),
+                instant(status.expiresAtMillis()), ceiling(status.ceilingMillis()), status.renewals(), status.renewalFailures(),
+                generator.timeCacheMillis(), generator.idsIssued(), generator.clockBackWaits(),
+                new Layout(layout.workerIdBits(), layout.sequenceBits(), layout.sequenceLowBits(), instant(layout.epochMillis()),
+                        layout.idsPerMillisecond()), streams);
+    }
+
+    static Decoded decode(final DecodedId decoded) {
+        return new Decoded(decoded.id(), decoded.timestamp().toString(), decoded.workerId(), decoded.sequence());
+    }
+
+    /** The generator of the scope, its lease and its streams. */
+    public record Generator(String scope, String registry, String pool, int workerId, boolean leaseHealthy, String problem, String leaseExpiresAt,
+                            String reservedCeiling, long renewals, long renewalFailures, long timeCacheMillis, long idsIssued, long clockBackWaits,
+                            Layout layout, Map<String, Stream> streams) {
+    }
+
+    /** The id layout. */
+    public record Layout(int workerIdBits, int sequenceBits, int sequenceLowBits, String epoch, long idsPerMillisecond) {
+    }
+
+    /** One sequence stream. */
+    public record Stream(long idsIssued, long timeCacheMillis) {
+    }
+
+    /** One decoded id. */
+    public record Decoded(long id, String timestamp, int workerId, int sequence) {
+    }
+}

@@ -1,0 +1,315 @@
+package org.snowkey.spring.autoconfigure;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+
+import org.snowkey.keygen.config.SequenceScope;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.convert.DurationUnit;
+
+/**
+ * The {@code snowkey.*} settings: every prop of the {@code IMPROVED_SNOWFLAKE} key generator, spelled the Spring way.
+ * They configure the {@code SnowKeyIdGenerator} bean and are the defaults of every YAML key generator of type
+ * {@code IMPROVED_SNOWFLAKE} in this JVM: a key generator with no props takes them, its own props override them.
+ *
+ * <p>The defaults written here are the key generator's own (a test keeps them equal), so that the IDE shows them.
+ */
+@ConfigurationProperties(prefix = "snowkey")
+public class SnowKeyProperties {
+
+    /** Whether to configure SnowKey: the generator bean, its lease and the defaults of YAML key generators. */
+    private boolean enabled = true;
+
+    /**
+     * Worker id bits W: the pool has 2^W worker ids, and the sequence gets 22 - W bits (2^(22-W) ids per ms per
+     * worker). From 1 to 21. Every instance of a pool must use the same value.
+     */
+    private int workerIdBits = 13;
+
+    /**
+     * Sequence bits placed below the worker id: consecutive ids of a table cycle through id % 2^L, so id % 2^k
+     * sharding (k at most L) stays balanced at any insert rate. From 0 to 22 - worker-id-bits; 0 gives classic
+     * snowflake order.
+     */
+    private int sequenceLowBits = 1;
+
+    /** Start of the 41-bit millisecond timestamp (ISO-8601 instant or epoch milliseconds, in the past); ids last 69.7 years from it. */
+    private String epoch = "2025-01-01T00:00:00Z";
+
+    /**
+     * How long a call waits for a wall clock that moved back below timestamps already issued, once the time cache
+     * is spent; beyond it the call fails with the reason. Up to one day. Bare numbers are milliseconds.
+     */
+    @DurationUnit(ChronoUnit.MILLIS)
+    private Duration maxTolerateTimeDifference = Duration.ofMillis(10);
+
+    /**
+     * Cap on the time cache: how far the id timestamp may lag the wall clock. Idle time up to the cap is kept for
+     * bursts; decoded timestamps lie at most this much before the insert. 0 turns the cache off. Bare numbers are
+     * milliseconds.
+     */
+    @DurationUnit(ChronoUnit.MILLIS)
+    private Duration maxTimeCache = Duration.ofSeconds(10);
+
+    /** One sequence stream per logic table, or one for all tables of the lease scope. */
+    private SequenceScope sequenceScope = SequenceScope.TABLE;
+
+    /**
+     * A fixed worker id instead of a lease (0 to 2^W - 1): you guarantee that no other process uses it. Excludes
+     * snowkey.lease.registry.
+     */
+    private Integer workerId;
+
+    private final Lease lease = new Lease();
+
+    private final ZooKeeper zookeeper = new ZooKeeper();
+
+    private final Jdbc jdbc = new Jdbc();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(final boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public int getWorkerIdBits() {
+        return workerIdBits;
+    }
+
+    public void setWorkerIdBits(final int workerIdBits) {
+        this.workerIdBits = workerIdBits;
+    }
+
+    public int getSequenceLowBits() {
+        return sequenceLowBits;
+    }
+
+    public void setSequenceLowBits(final int sequenceLowBits) {
+        this.sequenceLowBits = sequenceLowBits;
+    }
+
+    public String getEpoch() {
+        return epoch;
+    }
+
+    public void setEpoch(final String epoch) {
+        this.epoch = epoch;
+    }
+
+    public Duration getMaxTolerateTimeDifference() {
+        return maxTolerateTimeDifference;
+    }
+
+    public void setMaxTolerateTimeDifference(final Duration maxTolerateTimeDifference) {
+        this.maxTolerateTimeDifference = maxTolerateTimeDifference;
+    }
+
+    public Duration getMaxTimeCache() {
+        return maxTimeCache;
+    }
+
+    public void setMaxTimeCache(final Duration maxTimeCache) {
+        this.maxTimeCache = maxTimeCache;
+    }
+
+    public SequenceScope getSequenceScope() {
+        return sequenceScope;
+    }
+
+    public void setSequenceScope(final SequenceScope sequenceScope) {
+        this.sequenceScope = sequenceScope;
+    }
+
+    public Integer getWorkerId() {
+        return workerId;
+    }
+
+    public void setWorkerId(final Integer workerId) {
+        this.workerId = workerId;
+    }
+
+    public Lease getLease() {
+        return lease;
+    }
+
+    public ZooKeeper getZookeeper() {
+        return zookeeper;
+    }
+
+    public Jdbc getJdbc() {
+        return jdbc;
+    }
+
+    /** Worker id leases, shared by both registries. */
+    public static class Lease {
+
+        /**
+         * Where worker ids are leased from: zookeeper or jdbc (needs snowkey-registry-adapter). Unset: in ShardingSphere
+         * Cluster mode the YAML key generators lease from the mode's ZooKeeper; otherwise worker id 0, safe only for a
+         * single instance.
+         */
+        private String registry;
+
+        /** Independent pools of 2^W worker ids in one registry (letters, digits, '.', '_', '-'). */
+        private String pool = "default";
+
+        /**
+         * Lease duration: a holder renews every third of it and reserves timestamps one duration ahead. Registry
+         * outages shorter than about two thirds of it are invisible to inserts; a crashed holder's number is free
+         * again after at most one duration. From 1 s to 1 day. Bare numbers are milliseconds.
+         */
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration duration = Duration.ofSeconds(60);
+
+        /**
+         * How long start-up retries an unreachable registry or a full pool, and how long an insert waits for a new
+         * lease after losing one, before failing with the reason. Up to 1 hour. Bare numbers are milliseconds.
+         */
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration acquireTimeout = Duration.ofSeconds(15);
+
+        /** The lease owner shown to operators; also seeds where the scan for a free number starts. Default: host name @ process id. */
+        private String instanceId;
+
+        public String getRegistry() {
+            return registry;
+        }
+
+        public void setRegistry(final String registry) {
+            this.registry = registry;
+        }
+
+        public String getPool() {
+            return pool;
+        }
+
+        public void setPool(final String pool) {
+            this.pool = pool;
+        }
+
+        public Duration getDuration() {
+            return duration;
+        }
+
+        public void setDuration(final Duration duration) {
+            this.duration = duration;
+        }
+
+        public Duration getAcquireTimeout() {
+            return acquireTimeout;
+        }
+
+        public void setAcquireTimeout(final Duration acquireTimeout) {
+            this.acquireTimeout = acquireTimeout;
+        }
+
+        public String getInstanceId() {
+            return instanceId;
+        }
+
+        public void setInstanceId(final String instanceId) {
+            this.instanceId = instanceId;
+        }
+    }
+
+    /** ZooKeeper leases (snowkey.lease.registry=zookeeper). */
+    public static class ZooKeeper {
+
+        /** host:port[,host:port...] of the ensemble. Default: the server lists of ShardingSphere's Cluster mode. */
+        private String serverLists;
+
+        /**
+         * Lease nodes live at /namespace/snowkey/pool/workers/workerId. Default: the Cluster mode namespace, else
+         * "snowkey".
+         */
+        private String namespace;
+
+        /** user:password; lease nodes then carry a digest ACL: anyone may read, only this user may write or delete. */
+        private String digest;
+
+        public String getServerLists() {
+            return serverLists;
+        }
+
+        public void setServerLists(final String serverLists) {
+            this.serverLists = serverLists;
+        }
+
+        public String getNamespace() {
+            return namespace;
+        }
+
+        public void setNamespace(final String namespace) {
+            this.namespace = namespace;
+        }
+
+        public String getDigest() {
+            return digest;
+        }
+
+        public void setDigest(final String digest) {
+            this.digest = digest;
+        }
+    }
+
+    /** Database table leases (snowkey.lease.registry=jdbc). */
+    public static class Jdbc {
+
+        /** JDBC URL of the database holding the lease table (H2, MySQL/MariaDB, PostgreSQL). */
+        private String url;
+
+        /** Database user. */
+        private String username;
+
+        /** Database password; never logged or shown in messages. */
+        private String password;
+
+        /** Lease table name (letters, digits, '_', optionally schema-qualified). */
+        private String table = "snowkey_worker_lease";
+
+        /** Whether to create the lease table when it is missing; set false and run the DDL yourself. */
+        private boolean createTable = true;
+
+        public String getUrl() {
+            return url;
+        }
+
+        public void setUrl(final String url) {
+            this.url = url;
+        }
+
+        public String getUsername() {
+            return username;
+        }
+
+        public void setUsername(final String username) {
+            this.username = username;
+        }
+
+        public String getPassword() {
+            return password;
+        }
+
+        public void setPassword(final String password) {
+            this.password = password;
+        }
+
+        public String getTable() {
+            return table;
+        }
+
+        public void setTable(final String table) {
+            this.table = table;
+        }
+
+        public boolean isCreateTable() {
+            return createTable;
+        }
+
+        public void setCreateTable(final boolean createTable) {
+            this.createTable = createTable;
+        }
+    }
+}
