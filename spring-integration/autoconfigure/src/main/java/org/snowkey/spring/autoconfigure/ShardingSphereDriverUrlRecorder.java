@@ -3,6 +3,7 @@ package org.snowkey.spring.autoconfigure;
 import javax.sql.DataSource;
 
 import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeansException;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -31,8 +32,13 @@ public class ShardingSphereDriverUrlRecorder implements BeanPostProcessor, Dispo
     private static String urlOf(final Object dataSource) {
         BeanWrapper wrapper = PropertyAccessorFactory.forBeanPropertyAccess(dataSource);
         for (String each : new String[] {"jdbcUrl", "url"}) {
-            if (wrapper.isReadableProperty(each) && wrapper.getPropertyValue(each) instanceof String url) {
-                return url;
+            try {
+                if (wrapper.isReadableProperty(each) && wrapper.getPropertyValue(each) instanceof String url) {
+                    return url;
+                }
+            } catch (final BeansException ex) {
+                // A pool whose getter fails is not one this recorder can help with: leave it alone.
+                return null;
             }
         }
         return null;

@@ -73,6 +73,25 @@ class SnowKeyShardingSphereTest {
         });
     }
 
+    @Test
+    void withoutClosingDriverDataSourcesShardingSphereKeepsTheLease() throws Exception {
+        String url = "jdbc:shardingsphere:classpath:snowkey-override.yaml";
+        AtomicReference<SnowKeyIdGenerator> bean = new AtomicReference<>();
+        try {
+            runner.withPropertyValues("spring.datasource.url=" + url, "snowkey.close-shardingsphere-driver-data-sources=false", "snowkey.worker-id=3")
+                    .run(context -> {
+                        bean.set(context.getBean(SnowKeyIdGenerator.class));
+                        insert(context.getBean(DataSource.class), "kept");
+                    });
+            // The driver's data source outlives the context and still owns the scope: the lease is not released.
+            assertThat(driverCache()).containsKey(url);
+            assertThat(SnowKeyRuntime.get().generators()).contains(bean.get().generator());
+        } finally {
+            ShardingSphereDriverDataSources.close(url);
+        }
+        assertThat(SnowKeyRuntime.get().generators()).doesNotContain(bean.get().generator());
+    }
+
     private static long insert(final DataSource dataSource, final String note) throws Exception {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (note) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
@@ -88,6 +107,7 @@ class SnowKeyShardingSphereTest {
     @SuppressWarnings("unchecked")
     private static java.util.Map<String, DataSource> driverCache() throws Exception {
         java.sql.Driver driver = java.sql.DriverManager.getDriver(DEFAULTS_URL);
+        // The driver instance that DriverManager hands out, as HikariCP uses it.
         java.lang.reflect.Field field = driver.getClass().getDeclaredField("dataSourceCache");
         field.setAccessible(true);
         Object cache = field.get(driver);
