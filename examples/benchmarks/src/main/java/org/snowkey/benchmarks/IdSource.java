@@ -1,0 +1,279 @@
+package org.snowkey.benchmarks;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Properties;
+
+import cn.hutool.core.lang.Snowflake;
+import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
+import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
+import org.apache.shardingsphere.infra.algorithm.keygen.core.KeyGenerateAlgorithm;
+import org.apache.shardingsphere.infra.algorithm.keygen.snowflake.SnowflakeKeyGenerateAlgorithm;
+import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.GeneratorSettings;
+import org.snowkey.keygen.generator.IdBatch;
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.generator.SequenceStream;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.StaticWorkerLease;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeKeyGenerateAlgorithm;
+
+/**
+ * One contender of the comparison, created fresh for every measured iteration.
+ *
+ * <p>Every contender runs with its defaults and worker id 0. Each JMH fork uses a single subclass, so the calls
+ * below are monomorphic and inlined; the wrapper costs nothing measurable.
+ */
+public abstract class IdSource implements AutoCloseable {
+
+    /** The contenders, as JMH {@code @Param} values: name, then the SnowKey worker-id-bits where it matters. */
+    public static final String SNOWKEY_CORE_13 = "snowkey-core/13";
+
+    public static final String SNOWKEY_CORE_10 = "snowkey-core/10";
+
+    public static final String SNOWKEY_SPI_13 = "snowkey-spi/13";
+
+    public static final String SNOWKEY_SPI_10 = "snowkey-spi/10";
+
+    public static final String SS_SNOWFLAKE = "ss-snowflake";
+
+    public static final String COSID = "cosid";
+
+    public static final String HUTOOL = "hutool";
+
+    public static final List<String> ALL = List.of(SNOWKEY_SPI_13, SNOWKEY_CORE_13, SNOWKEY_SPI_10, SNOWKEY_CORE_10, SS_SNOWFLAKE, COSID, HUTOOL);
+
+    /** The logic table the ShardingSphere contenders are asked for keys of. */
+    static final AlgorithmSQLContext CONTEXT = new AlgorithmSQLContext("bench_db", "public", "t_order", "order_id");
+
+    /** The next id. */
+    public abstract long nextId();
+
+    /**
+     * {@code count} ids through the contender's batch API (a loop where it has none); every id is read, as
+     * ShardingSphere reads them to fill the rows.
+     *
+     * @return the sum of the ids, so that nothing can be optimised away
+     */
+    public abstract long nextIds(int count);
+
+    @Override
+    public void close() {
+    }
+
+    /**
+     * The most ids per second the contender's layout allows one worker id: 2^S per ms. ShardingSphere's
+     * SNOWFLAKE starts every other millisecond at sequence 1 (max-vibration-offset 1), so 4095.5 per ms.
+     */
+    public static double idsPerSecondCap(final String name) {
+        switch (name) {
+            case SNOWKEY_CORE_13:
+            case SNOWKEY_SPI_13:
+                return 512_000;
+            case SNOWKEY_CORE_10:
+            case SNOWKEY_SPI_10:
+                return 4_096_000;
+            case SS_SNOWFLAKE:
+                return 4_095_500;
+            default:
+                return 4_096_000;
+        }
+    }
+
+    public static IdSource create(final String name) {
+        return create(name, new Properties());
+    }
+
+    /**
+     * @param extraProps extra props for the SnowKey contenders (ignored by the others)
+     */
+    public static IdSource create(final String name, final Properties extraProps) {
+        switch (name) {
+            case SNOWKEY_CORE_13:
+                return new SnowKeyCore(13, extraProps);
+            case SNOWKEY_CORE_10:
+                return new SnowKeyCore(10, extraProps);
+            case SNOWKEY_SPI_13:
+                return new SnowKeySpi(13, extraProps, true);
+            case SNOWKEY_SPI_10:
+                return new SnowKeySpi(10, extraProps, true);
+            case SS_SNOWFLAKE:
+                return new ShardingSphereSnowflake();
+            case COSID:
+                return new CosIdSnowflake();
+            case HUTOOL:
+                return new HutoolSnowflake();
+            default:
+                // Any other layout for experiments, e.g. "snowkey-core/1" (2^21 ids per ms: no cap in practice).
+                if (name.startsWith("snowkey-core/")) {
+                    return new SnowKeyCore(Integer.parseInt(name.substring("snowkey-core/".length())), extraProps);
+                }
+                if (name.startsWith("snowkey-spi/")) {
+                    return new SnowKeySpi(Integer.parseInt(name.substring("snowkey-spi/".length())), extraProps, true);
+                }
+                throw new IllegalArgumentException("unknown contender " + name + ", known: " + ALL);
+        }
+    }
+
+    /** Reads every id of a ShardingSphere key collection. */
+    static long sum(final Collection<? extends Comparable<?>> keys) {
+        long sum = 0;
+        for (Comparable<?> each : keys) {
+            sum += (Long) each;
+        }
+        return sum;
+    }
+
+    /** SnowKey's core API: one {@link SequenceStream} of a fresh {@link IdGenerator} on a static worker id. */
+    static final class SnowKeyCore extends IdSource {
+
+        private final IdGenerator generator;
+
+        private final SequenceStream stream;
+
+        SnowKeyCore(final int workerIdBits, final Properties extraProps) {
+            int lowBits = Integer.parseInt(extraProps.getProperty("sequence-low-bits", String.valueOf(GeneratorSettings.DEFAULT_SEQUENCE_LOW_BITS)));
+            long cache = Long.parseLong(extraProps.getProperty("max-time-cache-milliseconds", String.valueOf(GeneratorSettings.DEFAULT_MAX_TIME_CACHE_MILLIS)));
+            int workerId = Integer.parseInt(extraProps.getProperty("worker-id", "0"));
+            IdLayout layout = IdLayout.of(workerIdBits, lowBits, IdLayout.defaults().epochMillis());
+            generator = new IdGenerator(layout, new StaticWorkerLease(workerId), WallClock.system(),
+                    GeneratorSettings.DEFAULT_MAX_TOLERATE_TIME_DIFFERENCE_MILLIS, cache);
+            stream = generator.stream(IdGenerator.DEFAULT_STREAM);
+        }
+
+        @Override
+        public long nextId() {
+            return stream.nextId();
+        }
+
+        @Override
+        public long nextIds(final int count) {
+            IdBatch batch = stream.nextIds(count);
+            long sum = 0;
+            for (int i = 0; i < count; i++) {
+                sum += batch.id(i);
+            }
+            return sum;
+        }
+
+
+        @Override
+        public void close() {
+            generator.close();
+        }
+    }
+
+    /** SnowKey through ShardingSphere's SPI, as ShardingSphere calls it: {@code generateKeys(ctx, n)}. */
+    static IdSource snowKeySpi(final int workerIdBits, final Properties extraProps, final boolean ownsRuntime) {
+        return new SnowKeySpi(workerIdBits, extraProps, ownsRuntime);
+    }
+
+    static final class SnowKeySpi extends IdSource {
+
+        private final KeyGenerateAlgorithm algorithm;
+
+        private final boolean ownsRuntime;
+
+        /**
+         * @param ownsRuntime true to start from (and end with) no generator in the JVM's runtime, so that the
+         *                    scope's generator is fresh; false to share the runtime with other contenders
+         */
+        SnowKeySpi(final int workerIdBits, final Properties extraProps, final boolean ownsRuntime) {
+            this.ownsRuntime = ownsRuntime;
+            if (ownsRuntime) {
+                // A fresh generator for the scope: the runtime shares one per scope in the JVM.
+                SnowKeyRuntime.get().closeAll();
+            }
+            Properties props = new Properties();
+            props.setProperty("worker-id", "0");
+            props.setProperty("worker-id-bits", String.valueOf(workerIdBits));
+            props.putAll(extraProps);
+            algorithm = new ImprovedSnowflakeKeyGenerateAlgorithm();
+            algorithm.init(props);
+        }
+
+        @Override
+        public long nextId() {
+            return (Long) algorithm.generateKeys(CONTEXT, 1).iterator().next();
+        }
+
+        @Override
+        public long nextIds(final int count) {
+            return sum(algorithm.generateKeys(CONTEXT, count));
+        }
+
+
+        @Override
+        public void close() {
+            if (ownsRuntime) {
+                SnowKeyRuntime.get().closeAll();
+            }
+        }
+    }
+
+    /** ShardingSphere 5.5.2 {@code SNOWFLAKE} with default props, no compute node context (worker id 0). */
+    static final class ShardingSphereSnowflake extends IdSource {
+
+        private final KeyGenerateAlgorithm algorithm = new SnowflakeKeyGenerateAlgorithm();
+
+        ShardingSphereSnowflake() {
+            algorithm.init(new Properties());
+        }
+
+        @Override
+        public long nextId() {
+            return (Long) algorithm.generateKeys(CONTEXT, 1).iterator().next();
+        }
+
+        @Override
+        public long nextIds(final int count) {
+            return sum(algorithm.generateKeys(CONTEXT, count));
+        }
+
+    }
+
+    /** CosId {@code MillisecondSnowflakeId} with its defaults (41-bit timestamp, 10 machine bits, 12 sequence bits), machine 0. */
+    static final class CosIdSnowflake extends IdSource {
+
+        private final MillisecondSnowflakeId snowflake = new MillisecondSnowflakeId(0);
+
+        @Override
+        public long nextId() {
+            return snowflake.generate();
+        }
+
+        @Override
+        public long nextIds(final int count) {
+            // CosId's SnowflakeId has no batch call in 2.13: one generate() per id.
+            long sum = 0;
+            for (int i = 0; i < count; i++) {
+                sum += snowflake.generate();
+            }
+            return sum;
+        }
+
+    }
+
+    /** Hutool {@code Snowflake} with its defaults (5 worker + 5 data center bits, 12 sequence bits), worker 0, data center 0. */
+    static final class HutoolSnowflake extends IdSource {
+
+        private final Snowflake snowflake = new Snowflake(0, 0);
+
+        @Override
+        public long nextId() {
+            return snowflake.nextId();
+        }
+
+        @Override
+        public long nextIds(final int count) {
+            // Hutool has no batch call: one nextId() per id.
+            long sum = 0;
+            for (int i = 0; i < count; i++) {
+                sum += snowflake.nextId();
+            }
+            return sum;
+        }
+
+    }
+}

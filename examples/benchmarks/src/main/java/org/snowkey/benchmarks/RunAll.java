@@ -1,0 +1,291 @@
+package org.snowkey.benchmarks;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.util.Statistics;
+
+/**
+ * Runs the whole comparison (JMH through its Runner API, then the balance report) and prints a summary with
+ * the ratios against the targets of issue 2:
+ *
+ * <pre>
+ * java -jar examples/benchmarks/target/snowkey-benchmarks.jar [--quick] [--out=FILE]
+ * </pre>
+ *
+ * {@code --quick} shortens every phase (a smoke run, numbers not fit to publish); {@code --out} also writes the
+ * summary as markdown to a file. The plain JMH entry point stays available:
+ * {@code java -cp snowkey-benchmarks.jar org.openjdk.jmh.Main -h}.
+ */
+public final class RunAll {
+
+    /**
+     * A fixed, pre-touched heap. On the Firecracker VMs these numbers come from, the first touch of a memory page
+     * costs so much that a JVM allocating fresh heap runs at about 3 million small objects per second instead of
+     * 150 million; pre-touching (as production JVMs often do) measures the generators, not the hypervisor. It
+     * matters for the contenders that allocate per call (ShardingSphere's LinkedList, the SPI's singletonList and
+     * Long), and JMH's GC between iterations empties the young generation before every single shot.
+     */
+    private static final String[] JVM_ARGS = {"-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"};
+
+    private static final double PER_CALL_TARGET = 0.95;
+
+    private static final double BURST_TARGET = 20;
+
+    private static final double BATCH_TARGET = 20;
+
+    private static final double PARITY_TARGET = 1.01;
+
+    private static final Map<String, String> LABELS = new LinkedHashMap<>();
+
+    static {
+        LABELS.put(IdSource.SNOWKEY_SPI_13, "SnowKey IMPROVED_SNOWFLAKE, SPI generateKeys, worker-id-bits 13 (default)");
+        LABELS.put(IdSource.SNOWKEY_CORE_13, "SnowKey core SequenceStream, worker-id-bits 13 (default)");
+        LABELS.put(IdSource.SNOWKEY_SPI_10, "SnowKey IMPROVED_SNOWFLAKE, SPI generateKeys, worker-id-bits 10");
+        LABELS.put(IdSource.SNOWKEY_CORE_10, "SnowKey core SequenceStream, worker-id-bits 10");
+        LABELS.put(IdSource.SS_SNOWFLAKE, "ShardingSphere 5.5.2 SNOWFLAKE, generateKeys");
+        LABELS.put(IdSource.COSID, "CosId 2.13.3 MillisecondSnowflakeId");
+        LABELS.put(IdSource.HUTOOL, "Hutool 5.8.44 Snowflake");
+    }
+
+    private final boolean quick;
+
+    private RunAll(final boolean quick) {
+        this.quick = quick;
+    }
+
+    public static void main(final String[] args) throws RunnerException, IOException {
+        quietLogging();
+        boolean quick = false;
+        Path out = null;
+        for (String each : args) {
+            if ("--quick".equals(each)) {
+                quick = true;
+            } else if (each.startsWith("--out=")) {
+                out = Path.of(each.substring("--out=".length()));
+            } else {
+                System.err.println("usage: java -jar snowkey-benchmarks.jar [--quick] [--out=FILE]");
+                System.exit(2);
+            }
+        }
+        Instant started = Instant.now();
+        String summary = new RunAll(quick).run(started);
+        System.out.println();
+        System.out.println(summary);
+        if (out != null) {
+            Files.writeString(out, summary, StandardCharsets.UTF_8);
+            System.out.println("summary written to " + out.toAbsolutePath());
+        }
+    }
+
+    /** SnowKey logs one INFO line per generator it creates; the balance report here creates a few. */
+    static void quietLogging() {
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
+    }
+
+    private ChainedOptionsBuilder base(final String include) {
+        return new OptionsBuilder().include(include).forks(1).jvmArgsAppend(JVM_ARGS).shouldDoGC(true).shouldFailOnError(true);
+    }
+
+    private ChainedOptionsBuilder timed(final String include, final int warmupSeconds, final int measureIterations, final int measureSeconds) {
+        return base(include)
+                .warmupIterations(quick ? 1 : 2).warmupTime(TimeValue.seconds(quick ? 1 : warmupSeconds))
+                .measurementIterations(quick ? 1 : measureIterations).measurementTime(TimeValue.seconds(quick ? 1 : measureSeconds));
+    }
+
+    private String run(final Instant started) throws RunnerException {
+        Collection<RunResult> perCall1 = new Runner(timed(PerCallBenchmark.class.getName() + ".nextId$", 1, 3, 2).threads(1).build()).run();
+        Collection<RunResult> perCall2 = new Runner(timed(PerCallBenchmark.class.getName() + ".nextId$", 1, 3, 2).threads(2).build()).run();
+        Collection<RunResult> latency = new Runner(timed(PerCallBenchmark.class.getName() + ".latency$", 1, 3, 2).threads(1).build()).run();
+        // The targets compare the default layout; worker-id-bits 10 would add four forks of 2 s idle shots.
+        Collection<RunResult> bursts = new Runner(base(BurstBenchmark.class.getName() + ".")
+                .param("generator", IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13, IdSource.SS_SNOWFLAKE, IdSource.COSID, IdSource.HUTOOL)
+                .warmupIterations(quick ? 1 : 2).measurementIterations(quick ? 2 : 5).build()).run();
+        Collection<RunResult> sustained = new Runner(timed(SustainedBatchBenchmark.class.getName() + ".", 1, 3, 1).build()).run();
+        System.out.println();
+        System.out.println("# Balance: one id per millisecond, " + (quick ? 1_000 : BalanceReport.IDS_PER_WINDOW) + " ids per window");
+        List<BalanceReport.Row> balance = BalanceReport.run(quick ? 1_000 : BalanceReport.IDS_PER_WINDOW, 2);
+        Instant finished = Instant.now();
+        return summary(started, finished, perCall1, perCall2, latency, bursts, sustained, balance);
+    }
+
+    private String summary(final Instant started, final Instant finished, final Collection<RunResult> perCall1, final Collection<RunResult> perCall2,
+                           final Collection<RunResult> latency, final Collection<RunResult> bursts, final Collection<RunResult> sustained,
+                           final List<BalanceReport.Row> balance) {
+        StringBuilder out = new StringBuilder();
+        out.append("## SnowKey benchmark summary\n\n");
+        out.append(String.format(Locale.ROOT, "Run %s to %s (%d s), %d CPUs, %s %s, %s%s.%n%n", started.truncatedTo(ChronoUnit.SECONDS),
+                finished.truncatedTo(ChronoUnit.SECONDS), finished.getEpochSecond() - started.getEpochSecond(), Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
+                quick ? ", QUICK SMOKE RUN (not fit to publish)" : ""));
+
+        // Targets first.
+        Map<String, RunResult> burst = byGenerator(bursts, ".burst");
+        Map<String, RunResult> batch = byGenerator(bursts, ".batches");
+        Map<String, RunResult> oneThread = byGenerator(perCall1, ".nextId");
+        Map<String, RunResult> twoThreads = byGenerator(perCall2, ".nextId");
+        double ssBurst = median(burst.get(IdSource.SS_SNOWFLAKE));
+        double ssBatch = median(batch.get(IdSource.SS_SNOWFLAKE));
+        out.append("### Targets (ratios within this run)\n\n");
+        out.append("| target | measured | result |\n|---|---:|---|\n");
+        for (String each : List.of(IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13)) {
+            double ratio = ssBurst / median(burst.get(each));
+            out.append(String.format(Locale.ROOT, "| burst of 1,000,000 after 2 s idle, %s vs SNOWFLAKE: >= %.0fx faster | %.1fx | %s |%n",
+                    shortName(each), BURST_TARGET, ratio, verdict(ratio >= BURST_TARGET)));
+        }
+        for (String each : List.of(IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13)) {
+            double ratio = ssBatch / median(batch.get(each));
+            out.append(String.format(Locale.ROOT, "| generateKeys(ctx, 1000) batches after 2 s idle, %s vs SNOWFLAKE: >= %.0fx faster | %.1fx | %s |%n",
+                    shortName(each), BATCH_TARGET, ratio, verdict(ratio >= BATCH_TARGET)));
+        }
+        for (String each : List.of(IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13, IdSource.SNOWKEY_SPI_10, IdSource.SNOWKEY_CORE_10)) {
+            double cap = IdSource.idsPerSecondCap(each);
+            for (Map.Entry<Integer, Map<String, RunResult>> threads : Map.of(1, oneThread, 2, twoThreads).entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey()).toList()) {
+                double ratio = score(threads.getValue().get(each)) / cap;
+                out.append(String.format(Locale.ROOT, "| one id per call, %s, %d thread%s: >= %.0f%% of the cap %s ids/s | %.1f%% | %s |%n",
+                        shortName(each), threads.getKey(), threads.getKey() == 1 ? "" : "s", PER_CALL_TARGET * 100, human(cap), ratio * 100,
+                        verdict(ratio >= PER_CALL_TARGET)));
+            }
+        }
+        for (BalanceReport.Row each : balance) {
+            if (each.contender().startsWith("SnowKey")) {
+                double ratio = each.ratio(0);
+                out.append(String.format(Locale.ROOT, "| id %% 2 max/min < %.2f, %s, %s | %s | %s |%n", PARITY_TARGET, each.contender(), each.window(),
+                        BalanceReport.format(ratio), verdict(ratio < PARITY_TARGET)));
+            }
+        }
+
+        out.append("\n### 1. One id per call, sustained (ids/s; fresh generator per iteration, so SnowKey's time cache is empty)\n\n");
+        out.append("| generator | layout cap | 1 thread | % of cap | 2 threads | % of cap |\n|---|---:|---:|---:|---:|---:|\n");
+        for (String each : IdSource.ALL) {
+            double cap = IdSource.idsPerSecondCap(each);
+            RunResult one = oneThread.get(each);
+            RunResult two = twoThreads.get(each);
+            out.append(String.format(Locale.ROOT, "| %s | %s | %s ± %s | %.1f%% | %s ± %s | %.1f%% |%n", LABELS.get(each), human(cap),
+                    human(score(one)), human(error(one)), score(one) / cap * 100, human(score(two)), human(error(two)), score(two) / cap * 100));
+        }
+
+        out.append("\n### 2-3. 1,000,000 ids right after 2 s idle (single shot, ms: median of the shots, then min-max; ratios of medians)\n\n");
+        out.append("| generator | 1,000,000 single calls | vs SNOWFLAKE | 1,000 batches of 1,000 | vs SNOWFLAKE |\n|---|---:|---:|---:|---:|\n");
+        for (String each : IdSource.ALL) {
+            if (burst.containsKey(each)) {
+                out.append(String.format(Locale.ROOT, "| %s | %s | %.1fx | %s | %.1fx |%n", LABELS.get(each), shots(burst.get(each)),
+                        ssBurst / median(burst.get(each)), shots(batch.get(each)), ssBatch / median(batch.get(each))));
+            }
+        }
+
+        Map<String, RunResult> sustainedBatch = byGenerator(sustained, ".batchSustained");
+        double ssSustained = score(sustainedBatch.get(IdSource.SS_SNOWFLAKE));
+        out.append("\n### 3b. Batches of 1,000 back to back, no idle time (µs per batch; every generator at its layout's cap)\n\n");
+        out.append("| generator | µs per batch | ids/s | vs SNOWFLAKE |\n|---|---:|---:|---:|\n");
+        for (String each : IdSource.ALL) {
+            RunResult result = sustainedBatch.get(each);
+            out.append(String.format(Locale.ROOT, "| %s | %.1f ± %.1f | %s | %.2fx |%n", LABELS.get(each), score(result), error(result),
+                    human(BurstBenchmark.BATCH * 1e6 / score(result)), ssSustained / score(result)));
+        }
+
+        Map<String, RunResult> latencies = byGenerator(latency, ".latency");
+        out.append("\n### 4. Latency of one call, 1 thread, sustained (ns)\n\n");
+        out.append("| generator | p50 | p90 | p99 | p99.9 | p99.99 | max |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        for (String each : IdSource.ALL) {
+            Statistics stats = latencies.get(each).getPrimaryResult().getStatistics();
+            out.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", LABELS.get(each), stats.getPercentile(50),
+                    stats.getPercentile(90), stats.getPercentile(99), stats.getPercentile(99.9), stats.getPercentile(99.99), stats.getMax()));
+        }
+
+        out.append("\n### 5. Balance: max/min of the counts of id % n, one id per millisecond\n\n");
+        out.append(BalanceReport.table(balance));
+        return out.toString();
+    }
+
+    private static String shortName(final String generator) {
+        return switch (generator) {
+            case IdSource.SNOWKEY_SPI_13 -> "SnowKey SPI (W=13)";
+            case IdSource.SNOWKEY_CORE_13 -> "SnowKey core (W=13)";
+            case IdSource.SNOWKEY_SPI_10 -> "SnowKey SPI (W=10)";
+            case IdSource.SNOWKEY_CORE_10 -> "SnowKey core (W=10)";
+            default -> generator;
+        };
+    }
+
+    private static String verdict(final boolean met) {
+        return met ? "met" : "**MISSED**";
+    }
+
+    private static Map<String, RunResult> byGenerator(final Collection<RunResult> results, final String methodSuffix) {
+        Map<String, RunResult> result = new LinkedHashMap<>();
+        for (RunResult each : results) {
+            if (each.getParams().getBenchmark().endsWith(methodSuffix)) {
+                result.put(each.getParams().getParam("generator"), each);
+            }
+        }
+        return result;
+    }
+
+    private static double score(final RunResult result) {
+        return result == null ? Double.NaN : result.getPrimaryResult().getScore();
+    }
+
+    /** The median of a single-shot result: one shot descheduled on a shared machine does not move it. */
+    private static double median(final RunResult result) {
+        return result == null ? Double.NaN : result.getPrimaryResult().getStatistics().getPercentile(50);
+    }
+
+    /** "12.3 (10.1-15.2, 5 shots)". */
+    private static String shots(final RunResult result) {
+        if (result == null) {
+            return "n/a";
+        }
+        Statistics stats = result.getPrimaryResult().getStatistics();
+        return String.format(Locale.ROOT, "%s (%s-%s, %d shots)", ms(stats.getPercentile(50)), ms(stats.getMin()), ms(stats.getMax()), stats.getN());
+    }
+
+    private static String ms(final double value) {
+        return String.format(Locale.ROOT, value < 10 ? "%.2f" : "%.1f", value);
+    }
+
+    private static double error(final RunResult result) {
+        if (result == null) {
+            return Double.NaN;
+        }
+        double error = result.getPrimaryResult().getScoreError();
+        return Double.isNaN(error) ? 0 : error;
+    }
+
+    /** 512000 as "512k", 4096000 as "4.10M". */
+    static String human(final double value) {
+        if (Double.isNaN(value)) {
+            return "n/a";
+        }
+        if (Math.abs(value) >= 1e6) {
+            return String.format(Locale.ROOT, "%.2fM", value / 1e6);
+        }
+        if (Math.abs(value) >= 1e3) {
+            return String.format(Locale.ROOT, "%.1fk", value / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.0f", value);
+    }
+
+    static List<String> labels() {
+        return new ArrayList<>(LABELS.values());
+    }
+}
