@@ -1,0 +1,105 @@
+package org.snowkey.fault;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs the fault injection scenarios and writes the report.
+ *
+ * <p>System properties:
+ * <ul>
+ *   <li>{@code snowkey.fault.seed}: the schedule's seed (default: random, printed);</li>
+ *   <li>{@code snowkey.fault.profile}: {@code ci} (default, about 60 s of faults per scenario) or {@code soak};</li>
+ *   <li>{@code snowkey.fault.duration}: seconds of faults per scenario (overrides the profile: ci 40/30, soak 600);</li>
+ *   <li>{@code snowkey.fault.scenarios}: {@code zookeeper,jdbc} (default both);</li>
+ *   <li>{@code snowkey.fault.dir}: where the files go (default {@code target/fault-injection});</li>
+ *   <li>{@code snowkey.fault.jdbc-url}, {@code snowkey.fault.jdbc-username}: PostgreSQL (default 127.0.0.1:5432/test, postgres);</li>
+ *   <li>{@code snowkey.fault.libfaketime}: the library, when not in a Debian path.</li>
+ * </ul>
+ * The report is printed and written to {@code <dir>/fault-report.txt}.
+ */
+public final class FaultInjection {
+
+    private FaultInjection() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        Outcome outcome = run();
+        System.exit(outcome.passed() ? 0 : 1);
+    }
+
+    /** The reports of the scenarios that ran, and the messages of those skipped. */
+    public record Outcome(List<FaultReport> reports, List<String> skipped, String text, Path file) {
+
+        public boolean passed() {
+            return reports.stream().allMatch(FaultReport::passed);
+        }
+    }
+
+    public static Outcome run() throws Exception {
+        String seedText = System.getProperty("snowkey.fault.seed", "");
+        long seed = seedText.isBlank() ? System.nanoTime() ^ System.currentTimeMillis() : Long.parseLong(seedText.trim());
+        String profile = System.getProperty("snowkey.fault.profile", "ci").trim().toLowerCase(Locale.ROOT);
+        boolean soak = profile.equals("soak");
+        String durationText = System.getProperty("snowkey.fault.duration", "");
+        String scenarios = System.getProperty("snowkey.fault.scenarios", "zookeeper,jdbc").toLowerCase(Locale.ROOT);
+        Path dir = Path.of(System.getProperty("snowkey.fault.dir", "target/fault-injection")).toAbsolutePath();
+        String jdbcUrl = System.getProperty("snowkey.fault.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test");
+        String jdbcUser = System.getProperty("snowkey.fault.jdbc-username", "postgres");
+        String libfaketime = FaultExperiment.findLibfaketime();
+        List<String> skipped = new ArrayList<>();
+        if (libfaketime == null) {
+            String message = "clock faults SKIPPED: libfaketime not found (install Debian's faketime package: apt-get install -y faketime)";
+            skipped.add(message);
+            FaultExperiment.log("%s", message);
+        }
+        FaultExperiment.log("seed %d (repeat with -Dsnowkey.fault.seed=%d), profile %s", seed, seed, profile);
+        List<FaultReport> reports = new ArrayList<>();
+        if (scenarios.contains("zookeeper")) {
+            long seconds = durationText.isBlank() ? (soak ? 600 : 40) : Long.parseLong(durationText.trim());
+            reports.add(new FaultExperiment(new FaultExperiment.Settings(FaultExperiment.Registry.ZOOKEEPER, seed, seconds * 1000, clean(dir.resolve("zookeeper")),
+                    4, 5_000, soak ? 20_000 : 5_000, libfaketime, jdbcUrl, jdbcUser)).run());
+        }
+        if (scenarios.contains("jdbc")) {
+            String problem = FaultExperiment.postgresProblem(jdbcUrl, jdbcUser);
+            if (problem != null) {
+                String message = "JDBC scenario SKIPPED: PostgreSQL at " + jdbcUrl + " (user " + jdbcUser + ") does not answer: " + problem;
+                skipped.add(message);
+                FaultExperiment.log("%s", message);
+            } else {
+                long seconds = durationText.isBlank() ? (soak ? 600 : 30) : Long.parseLong(durationText.trim());
+                reports.add(new FaultExperiment(new FaultExperiment.Settings(FaultExperiment.Registry.JDBC, seed, seconds * 1000, clean(dir.resolve("jdbc")),
+                        4, 4_000, soak ? 20_000 : 5_000, libfaketime, jdbcUrl, jdbcUser)).run());
+            }
+        }
+        StringBuilder text = new StringBuilder("SnowKey fault injection report (profile " + profile + ", seed " + seed + ")\n");
+        for (String each : skipped) {
+            text.append(each).append('\n');
+        }
+        for (FaultReport each : reports) {
+            text.append('\n').append(each.text());
+        }
+        Files.createDirectories(dir);
+        Path file = dir.resolve("fault-report.txt");
+        Files.writeString(file, text);
+        System.out.println(text);
+        System.out.println("report written to " + file);
+        return new Outcome(reports, skipped, text.toString(), file);
+    }
+
+    private static Path clean(final Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var walk = Files.walk(dir)) {
+                for (Path each : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(each);
+                }
+            }
+        }
+        Files.createDirectories(dir);
+        return dir;
+    }
+}

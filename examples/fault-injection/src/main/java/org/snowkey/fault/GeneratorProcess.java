@@ -1,0 +1,147 @@
+package org.snowkey.fault;
+
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
+
+import org.snowkey.keygen.generator.IdBatch;
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.lease.LeasedWorkerLease;
+
+/**
+ * One generator JVM of the experiment (one <em>incarnation</em> of a slot): leases a worker id through the public
+ * SnowKey props and issues ids in bursts, single calls and batches mixed, until it is killed or its time is up.
+ *
+ * <p>Output, in the directory given:
+ * <ul>
+ *   <li>{@code ids-<incarnation>.bin}: every id handed out, 8 bytes big-endian, flushed after every burst, so a SIGKILL
+ *       loses only ids that no caller ever saw;</li>
+ *   <li>{@code events-<incarnation>.txt}: one {@code GRANT} line per lease holding this incarnation issued on
+ *       (wall-clock ms, worker id, floor, ceiling, ids written before it) and {@code FAIL} lines for calls that
+ *       failed closed (counted, the first of each burst of failures with its message).</li>
+ * </ul>
+ * The incarnation id is in both file names. Arguments: output directory, incarnation id, maximum seconds, burst
+ * pause in microseconds, then {@code key=value} SnowKey props.
+ */
+public final class GeneratorProcess {
+
+    private GeneratorProcess() {
+    }
+
+    private static LeaseGrant heldGrant(final IdGenerator generator) {
+        if (generator.lease() instanceof LeasedWorkerLease leased) {
+            return leased.heldGrant().orElse(null);
+        }
+        return null;
+    }
+
+    public static void main(final String[] args) throws IOException {
+        Path dir = Path.of(args[0]);
+        String incarnation = args[1];
+        long stopAt = System.nanoTime() + Long.parseLong(args[2]) * 1_000_000_000L;
+        long pauseNanos = Long.parseLong(args[3]) * 1_000L;
+        Properties props = new Properties();
+        for (int i = 4; i < args.length; i++) {
+            int equals = args[i].indexOf('=');
+            props.setProperty(args[i].substring(0, equals), args[i].substring(equals + 1));
+        }
+        Random random = new Random(incarnation.hashCode());
+        try (PrintStream events = new PrintStream(new FileOutputStream(dir.resolve("events-" + incarnation + ".txt").toFile(), true), true, StandardCharsets.UTF_8);
+             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(dir.resolve("ids-" + incarnation + ".bin").toFile()), 1 << 16))) {
+            events.println("START " + System.currentTimeMillis() + " " + ProcessHandle.current().pid());
+            SnowKeyRuntime runtime = SnowKeyRuntime.get();
+            IdGenerator generator = null;
+            while (generator == null && System.nanoTime() < stopAt) {
+                try {
+                    generator = runtime.generator(runtime.plan(props, Optional.empty()));
+                } catch (final RuntimeException ex) {
+                    events.println("FAIL " + System.currentTimeMillis() + " start-up: " + ex);
+                    LockSupport.parkNanos(200_000_000L);
+                }
+            }
+            LeaseGrant logged = null;
+            long written = 0;
+            long failures = 0;
+            boolean failing = false;
+            while (System.nanoTime() < stopAt) {
+                int calls = 1 + random.nextInt(32);
+                for (int c = 0; c < calls; c++) {
+                    try {
+                        LeaseGrant before = generator.currentGrant();
+                        if (before != logged) {
+                            events.println("GRANT " + System.currentTimeMillis() + " " + before.workerId() + " " + before.floorMillis() + " "
+                                    + before.ceilingMillis() + " " + written + " " + before.holder());
+                            logged = before;
+                        }
+                        long first;
+                        long last;
+                        IdBatch batch = null;
+                        if (random.nextBoolean()) {
+                            first = generator.nextId();
+                            last = first;
+                        } else {
+                            batch = generator.nextIds(1 + random.nextInt(random.nextInt(16) == 0 ? 500 : 40));
+                            first = batch.id(0);
+                            last = batch.id(batch.size() - 1);
+                        }
+                        // The holding may have changed inside the call (revoked, re-acquired): look without acquiring.
+                        LeaseGrant after = heldGrant(generator);
+                        long boundary = -1;
+                        if (after != null && after != logged && generator.decode(last).workerId() == after.workerId()
+                                && generator.decode(last).timestamp().toEpochMilli() >= after.floorMillis()) {
+                            // The ids at or above the new holding's floor are its first ones.
+                            boundary = written;
+                            if (batch != null) {
+                                int i = 0;
+                                while (generator.decode(batch.id(i)).workerId() != after.workerId()
+                                        || generator.decode(batch.id(i)).timestamp().toEpochMilli() < after.floorMillis()) {
+                                    i++;
+                                }
+                                boundary += i;
+                            }
+                        }
+                        if (batch == null) {
+                            out.writeLong(first);
+                            written++;
+                        } else {
+                            for (int i = 0; i < batch.size(); i++) {
+                                out.writeLong(batch.id(i));
+                            }
+                            written += batch.size();
+                        }
+                        if (boundary >= 0) {
+                            events.println("GRANT " + System.currentTimeMillis() + " " + after.workerId() + " " + after.floorMillis() + " "
+                                    + after.ceilingMillis() + " " + boundary + " " + after.holder());
+                            logged = after;
+                        }
+                        failing = false;
+                    } catch (final RuntimeException ex) {
+                        // Fail closed: lease lost or expired, registry unreachable beyond the reservation, clock moved back.
+                        failures++;
+                        if (!failing) {
+                            events.println("FAIL " + System.currentTimeMillis() + " " + failures + " " + ex.getClass().getSimpleName() + ": " + ex.getMessage());
+                            failing = true;
+                        }
+                        out.flush();
+                        LockSupport.parkNanos(20_000_000L);
+                    }
+                }
+                out.flush();
+                LockSupport.parkNanos(pauseNanos);
+            }
+            out.flush();
+            events.println("END " + System.currentTimeMillis() + " " + written + " " + failures);
+            runtime.closeAll();
+        }
+    }
+}

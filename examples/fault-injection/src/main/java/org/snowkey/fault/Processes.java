@@ -1,0 +1,81 @@
+package org.snowkey.fault;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every process the experiment starts, so that all of them die with it: at the end of a run, on failure, and from a
+ * shutdown hook if the runner itself is stopped. Also sends SIGSTOP and SIGCONT ({@code kill -STOP/-CONT <pid>}).
+ */
+public final class Processes implements AutoCloseable {
+
+    private final List<Process> started = new ArrayList<>();
+
+    private final Thread hook = new Thread(this::killAll, "snowkey-fault-cleanup");
+
+    public Processes() {
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** The java command with this JVM's class path (the test class path under Surefire). */
+    public static List<String> javaCommand(final String... arguments) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-XX:+UseSerialGC");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-Xss512k");
+        command.add("-cp");
+        command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+        command.addAll(List.of(arguments));
+        return command;
+    }
+
+    public synchronized Process start(final ProcessBuilder builder) throws IOException {
+        Process process = builder.start();
+        started.add(process);
+        return process;
+    }
+
+    public static void signal(final Process process, final String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).redirectErrorStream(true).start();
+            kill.getInputStream().readAllBytes();
+            kill.waitFor(10, TimeUnit.SECONDS);
+        } catch (final IOException ex) {
+            throw new IllegalStateException("cannot send SIG" + signal + " to " + process.pid(), ex);
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** SIGCONT (a stopped process ignores everything else but SIGKILL), then SIGKILL, for every live process. */
+    public synchronized void killAll() {
+        for (Process each : started) {
+            if (each.isAlive()) {
+                signal(each, "CONT");
+                each.destroyForcibly();
+            }
+        }
+        for (Process each : started) {
+            try {
+                each.waitFor(10, TimeUnit.SECONDS);
+            } catch (final InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        killAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (final IllegalStateException shuttingDown) {
+            // The hook runs anyway.
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.snowkey.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.snowkey.fault.FaultExperiment.Fault;
+import org.snowkey.fault.FaultExperiment.FaultKind;
+
+/**
+ * The CI profile of the experiment ({@link FaultInjection}): both scenarios, a minute or so of faults each. Asserts
+ * behaviour only: no duplicate, order within each incarnation, no overlapping holdings, every kind of fault was
+ * injected, and every generator issued again after every fault before the run ended.
+ */
+class FaultInjectionCiTest {
+
+    @Test
+    void noFaultProducesADuplicateAndServiceComesBack() throws Exception {
+        FaultInjection.Outcome outcome = FaultInjection.run();
+        assertFalse(outcome.reports().isEmpty(), "no scenario ran: " + outcome.skipped());
+        for (FaultReport report : outcome.reports()) {
+            IdChecker.Result result = report.result();
+            String context = "\n" + report.text() + "files in " + report.settings().dir();
+            assertTrue(result.ids() > 100_000, "ids were issued" + context);
+            assertEquals(0, result.duplicates(), "duplicates " + result.duplicateSamples() + context);
+            assertEquals(0, result.orderViolations(), "ids not increasing " + result.orderSamples() + context);
+            assertEquals(0, result.overlaps(), "overlapping holdings " + result.overlapSamples() + context);
+            assertEquals(0, result.floorViolations(), "fenced holder at or above its successor's floor " + result.floorSamples() + context);
+            assertTrue(result.handovers() > 0, "worker ids changed hands" + context);
+            Set<FaultKind> injected = FaultExperiment.countByKind(report.faults()).keySet();
+            Set<FaultKind> expected = report.settings().registry() == FaultExperiment.Registry.ZOOKEEPER
+                    ? Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.SESSION_EXPIRY, FaultKind.ZK_SERVER_RESTART, FaultKind.QUORUM_LOSS)
+                    : Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.DB_PARTITION);
+            assertTrue(injected.containsAll(expected), "every kind of fault was injected: " + injected + context);
+            if (report.settings().libfaketime() != null) {
+                assertTrue(injected.containsAll(List.of(FaultKind.CLOCK_JUMP_BACK, FaultKind.CLOCK_JUMP_FORWARD)), "clock faults were injected" + context);
+            }
+            // Liveness, generously: every affected generator issued again before the run ended, within a minute.
+            for (Fault each : report.faults()) {
+                assertTrue(each.recoveredAt() > 0, "generators issued again after " + each + context);
+                assertTrue(each.recoveredAt() - each.end() < 60_000, "generators issued again within a minute after " + each + context);
+            }
+        }
+    }
+}
