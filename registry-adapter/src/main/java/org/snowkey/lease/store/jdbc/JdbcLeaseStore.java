@@ -4,11 +4,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +48,13 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     private static final int VERSION_TIME_SHIFT = 20;
 
+    /** Some drivers abort a connection whose network timeout expired on this executor; the work is tiny. */
+    private static final Executor NETWORK_TIMEOUT_EXECUTOR = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "snowkey-jdbc-network-timeout");
+        thread.setDaemon(true);
+        return thread;
+    });
+
     private final JdbcStoreSettings settings;
 
     private final SecretRedactor redactor;
@@ -55,6 +65,8 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     private final String table;
 
+    private final int networkTimeoutMillis;
+
     private volatile boolean tableReady;
 
     public JdbcLeaseStore(final JdbcStoreSettings settings) {
@@ -62,6 +74,8 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.redactor = settings.redactor();
         this.table = settings.table().value();
         this.timeoutSeconds = (int) Math.max(1L, (settings.timeoutMillis() + 999L) / 1000L);
+        // Above the statement timeout: a slow statement is ended by the database first, a silent network by this.
+        this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, 2L * settings.timeoutMillis());
         this.dataSource = openPool(settings, redactor);
     }
 
@@ -74,7 +88,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             return new HikariDataSource(poolConfig(settings));
         } catch (final RuntimeException ex) {
             throw new LeaseStoreUnavailableException("SnowKey cannot open a connection pool for " + settings.safeUrl() + " (is its JDBC driver on the classpath?): "
-                    + redactor.clean(ex.getMessage()), redactor.clean(ex));
+                    + redactor.messages(ex), redactor.clean(ex));
         }
     }
 
@@ -98,6 +112,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         // Do not connect in the constructor: start-up retries belong to the lease protocol's acquire timeout.
         config.setInitializationFailTimeout(-1L);
         config.setAutoCommit(true);
+        config.setDataSourceProperties(DriverTimeouts.forUrl(settings.url(), settings.timeoutMillis()));
         return config;
     }
 
@@ -231,7 +246,9 @@ public final class JdbcLeaseStore implements LeaseStore {
     /** Refuses to write what {@link LeaseRowReader} would later report as corrupt. */
     private static void check(final LeaseRecord record) {
         if (record.owner() == null || record.owner().isBlank() || record.pool() == null || record.pool().isBlank() || record.workerId() < 0
-                || record.fencingToken() < 0 || record.expiresAt() < 0 || record.reservedUntil() < 0 || record.state() == null) {
+                || record.fencingToken() < 0 || record.fencingToken() > LeaseRowReader.MAX_COUNTER || record.expiresAt() < 0
+                || record.expiresAt() > LeaseRowReader.MAX_TIME_MILLIS || record.reservedUntil() < 0 || record.reservedUntil() > LeaseRowReader.MAX_TIME_MILLIS
+                || record.state() == null) {
             throw new IllegalArgumentException("SnowKey refuses to store an invalid lease record: " + record);
         }
     }
@@ -258,12 +275,26 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     private <T> T withConnection(final String action, final SqlWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
+            limitNetworkWaits(connection);
             if (!tableReady) {
                 ensureTable(connection);
             }
             return work.run(connection);
         } catch (final SQLException ex) {
-            throw new LeaseStoreUnavailableException("SnowKey could not " + action + ": " + redactor.clean(ex.getMessage()), redactor.clean(ex));
+            throw new LeaseStoreUnavailableException("SnowKey could not " + action + ": " + redactor.messages(ex), redactor.clean(ex));
+        }
+    }
+
+    /**
+     * Bounds every socket read of this borrowing (JDBC's network timeout; HikariCP restores the pool's value when
+     * the connection returns). {@link DriverTimeouts} sets the same through the properties of the drivers SnowKey
+     * knows, including connection set-up; this standard call covers the drivers it does not know.
+     */
+    private void limitNetworkWaits(final Connection connection) throws SQLException {
+        try {
+            connection.setNetworkTimeout(NETWORK_TIMEOUT_EXECUTOR, networkTimeoutMillis);
+        } catch (final SQLFeatureNotSupportedException ex) {
+            // Embedded databases (H2 in memory) have no network to wait on.
         }
     }
 

@@ -21,6 +21,15 @@ final class LeaseRowReader {
 
     private static final int MAX_CONTENT_CHARS = 1_000;
 
+    /**
+     * 9999-12-31T23:59:59.999Z. A lease time beyond it is a damaged row, not a lease: taken at face value it would
+     * overflow the successor's floor ({@code reservedUntil + 1}) or keep a number out of use forever.
+     */
+    static final long MAX_TIME_MILLIS = 253_402_300_799_999L;
+
+    /** Counters stay far from overflow: a successor writes {@code fencing_token + 1}, every write {@code version + 1}. */
+    static final long MAX_COUNTER = Long.MAX_VALUE / 2;
+
     private LeaseRowReader() {
     }
 
@@ -36,21 +45,21 @@ final class LeaseRowReader {
      * Parses the current row.
      *
      * @param location where the row lives, for the corruption message
-     * @throws CorruptLeaseRecordException when a value is missing, negative or unknown
+     * @throws CorruptLeaseRecordException when a value is missing, negative, out of range or unknown
      */
     static StoredLease read(final ResultSet row, final String location) throws SQLException {
         String content = content(row);
         try {
             String pool = required(row.getString(1), "pool");
-            int workerId = Math.toIntExact(nonNegative(row.getString(2), "worker_id"));
+            int workerId = (int) bounded(row.getString(2), "worker_id", Integer.MAX_VALUE);
             String owner = required(row.getString(3), "owner");
-            long version = nonNegative(row.getString(4), "version");
-            long fencingToken = nonNegative(row.getString(5), "fencing_token");
-            long expiresAt = nonNegative(row.getString(6), "expires_at");
-            long reservedUntil = nonNegative(row.getString(7), "reserved_until");
+            long version = bounded(row.getString(4), "version", MAX_COUNTER);
+            long fencingToken = bounded(row.getString(5), "fencing_token", MAX_COUNTER);
+            long expiresAt = bounded(row.getString(6), "expires_at", MAX_TIME_MILLIS);
+            long reservedUntil = bounded(row.getString(7), "reserved_until", MAX_TIME_MILLIS);
             LeaseRecord.State state = state(row.getString(8));
             return new StoredLease(new LeaseRecord(pool, workerId, owner, fencingToken, expiresAt, reservedUntil, state), version);
-        } catch (final IllegalArgumentException | ArithmeticException ex) {
+        } catch (final IllegalArgumentException ex) {
             throw new CorruptLeaseRecordException(location, content, ex);
         }
     }
@@ -62,7 +71,7 @@ final class LeaseRowReader {
         return value;
     }
 
-    private static long nonNegative(final String value, final String column) {
+    private static long bounded(final String value, final String column, final long max) {
         long result;
         try {
             result = Long.parseLong(required(value, column).trim());
@@ -71,6 +80,9 @@ final class LeaseRowReader {
         }
         if (result < 0) {
             throw new IllegalArgumentException(column + " " + result + " is negative");
+        }
+        if (result > max) {
+            throw new IllegalArgumentException(column + " " + result + " is above " + max + ", the largest value a lease can hold");
         }
         return result;
     }

@@ -40,6 +40,24 @@ final class SecretRedactor {
         return result;
     }
 
+    /**
+     * The cleaned messages of an error and its causes in one line. The pool's own message ("connection is not
+     * available, request timed out") hides the reason a driver gave (wrong password, connection refused), which is
+     * the part an operator needs.
+     */
+    String messages(final Throwable error) {
+        StringBuilder result = new StringBuilder();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < MAX_CAUSES; depth++, current = current.getCause()) {
+            String message = clean(current.getMessage());
+            if (message != null && !message.isBlank() && seen.add(message)) {
+                result.append(result.length() == 0 ? "" : "; caused by ").append(depth == 0 ? "" : current.getClass().getSimpleName() + ": ").append(message);
+            }
+        }
+        return result.length() == 0 ? error.getClass().getName() : result.toString();
+    }
+
     /** A copy of the chain with cleaned messages, safe to log and to attach as a cause. */
     Throwable clean(final Throwable error) {
         return copy(error, new IdentityHashMap<>(), 0);

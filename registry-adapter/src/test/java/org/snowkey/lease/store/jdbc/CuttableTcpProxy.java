@@ -14,7 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Test fixture: a loopback TCP relay in front of a real database server whose link can be cut and restored,
  * to play a database that becomes unreachable while a lease is held without stopping the machine's shared
  * server. Cutting closes every relayed connection and refuses new ones (accepts and closes them at once), which
- * is what a client sees when the server goes down.
+ * is what a client sees when the server goes down. {@link #freeze()} plays a partition instead: silence.
  */
 final class CuttableTcpProxy implements AutoCloseable {
 
@@ -25,6 +25,8 @@ final class CuttableTcpProxy implements AutoCloseable {
     private final List<Socket> open = new CopyOnWriteArrayList<>();
 
     private volatile boolean cut;
+
+    private volatile boolean frozen;
 
     private volatile boolean closed;
 
@@ -49,6 +51,15 @@ final class CuttableTcpProxy implements AutoCloseable {
 
     void restore() {
         cut = false;
+        frozen = false;
+    }
+
+    /**
+     * Stops relaying without closing anything: bytes are held back in both directions and new connections hang,
+     * like a database behind a network partition or a frozen VM. Only timeouts can end a wait then.
+     */
+    void freeze() {
+        frozen = true;
     }
 
     private void acceptLoop() {
@@ -82,10 +93,13 @@ final class CuttableTcpProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
+                    while (frozen && !closed) {
+                        Thread.sleep(10);
+                    }
                     out.write(buffer, 0, read);
                     out.flush();
                 }
-            } catch (final IOException ignored) {
+            } catch (final IOException | InterruptedException ignored) {
                 // The other side or cut() closed the link.
             } finally {
                 closeQuietly(from);

@@ -170,6 +170,9 @@ abstract class JdbcLeaseStoreContract {
         insertRaw(4, "'x'", "3", "-1", "100", "100", "'RELEASED'");
         insertRaw(5, "''", "3", "1", "100", "100", "'RELEASED'");
         insertRaw(6, "'x'", "-3", "1", "100", "100", "'HELD'");
+        // Out of range: a successor's floor (reserved_until + 1) would overflow, or the number would never expire.
+        insertRaw(7, "'x'", "3", "1", "100", "9223372036854775807", "'RELEASED'");
+        insertRaw(8, "'x'", "3", "1", "253402300800000", "100", "'HELD'");
 
         CorruptLeaseRecordException unknownState = assertThrows(CorruptLeaseRecordException.class, () -> store.read("default", 2));
         assertTrue(unknownState.getMessage().contains(store.locationOf("default", 2)), unknownState.getMessage());
@@ -179,13 +182,25 @@ abstract class JdbcLeaseStoreContract {
         assertTrue(assertThrows(CorruptLeaseRecordException.class, () -> store.read("default", 4)).getMessage().contains("fencing_token -1 is negative"));
         assertTrue(assertThrows(CorruptLeaseRecordException.class, () -> store.read("default", 5)).getMessage().contains("owner is empty"));
         assertTrue(assertThrows(CorruptLeaseRecordException.class, () -> store.read("default", 6)).getMessage().contains("version -3 is negative"));
+        assertTrue(assertThrows(CorruptLeaseRecordException.class, () -> store.read("default", 7)).getMessage()
+                .contains("reserved_until 9223372036854775807 is above"));
+        assertTrue(assertThrows(CorruptLeaseRecordException.class, () -> store.read("default", 8)).getMessage().contains("expires_at 253402300800000 is above"));
 
         PoolListing listing = store.list("default");
         assertEquals(List.of(1), List.copyOf(listing.leases().keySet()));
-        assertEquals(List.of(2, 3, 4, 5, 6), List.copyOf(listing.corrupt().keySet()));
-        assertEquals(List.of(1, 2, 3, 4, 5, 6), listing.usedWorkerIds(), "corrupt numbers count as used");
+        assertEquals(List.of(2, 3, 4, 5, 6, 7, 8), List.copyOf(listing.corrupt().keySet()));
+        assertEquals(List.of(1, 2, 3, 4, 5, 6, 7, 8), listing.usedWorkerIds(), "corrupt numbers count as used");
         // A corrupt row is not free to create either: the insert loses on the primary key.
         assertEquals(Optional.empty(), store.create(held("default", 2, "intruder", 1)));
+    }
+
+    @Test
+    void refusesToWriteWhatItWouldReadAsCorrupt() {
+        assertThrows(IllegalArgumentException.class, () -> store.create(new LeaseRecord("default", 1, "a", 1, 100, Long.MAX_VALUE, State.HELD)));
+        assertThrows(IllegalArgumentException.class, () -> store.create(new LeaseRecord("default", 1, " ", 1, 100, 100, State.HELD)));
+        long version = store.create(held("default", 1, "a", 1)).orElseThrow();
+        assertThrows(IllegalArgumentException.class, () -> store.compareAndSet(new LeaseRecord("default", 1, "a", -1, 100, 100, State.HELD), version));
+        assertEquals(held("default", 1, "a", 1), store.read("default", 1).orElseThrow().record());
     }
 
     @Test

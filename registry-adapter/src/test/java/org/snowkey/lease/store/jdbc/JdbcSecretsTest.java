@@ -60,8 +60,9 @@ class JdbcSecretsTest {
     void wrongPasswordOnH2() {
         String url = "jdbc:h2:mem:secret_test;DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false";
         JdbcTableName table = TestDatabase.uniqueTable("secret");
-        try (JdbcLeaseStore owner = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", "right-one", table, true, 1_000L));
-             JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", SECRET, table, true, 1_000L))) {
+        // The first connection creates the database with its password; on a busy machine that may take a while.
+        try (JdbcLeaseStore owner = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", "right-one", table, true, 10_000L));
+             JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", SECRET, table, true, 2_000L))) {
             owner.list("default");
             LeaseStoreUnavailableException error = assertThrows(LeaseStoreUnavailableException.class, () -> store.read("default", 0));
             assertTrue(fullTrace(error).contains("Wrong user name or password"), fullTrace(error));
