@@ -112,6 +112,19 @@ public final class FaultExperiment {
             return result;
         }
 
+        /** The longest time without a new id between two samples, from {@code from} to {@code to} (both growth samples or bounds). */
+        long longestGap(final long from, final long to) {
+            long longest = 0;
+            long previous = from;
+            for (long each : growth) {
+                if (each > from && each <= to) {
+                    longest = Math.max(longest, each - previous);
+                    previous = each;
+                }
+            }
+            return Math.max(longest, to - previous);
+        }
+
         long firstGrowthAfter(final long time) {
             for (long each : growth) {
                 if (each > time) {
@@ -428,7 +441,7 @@ public final class FaultExperiment {
             }
             recovered = Math.max(recovered, after);
             long before = slot.lastGrowthAtOrBefore(fault.start());
-            stall = Math.max(stall, after - (before < 0 ? fault.start() : before));
+            stall = Math.max(stall, slot.longestGap(before < 0 ? fault.start() : before, after));
         }
         return new Fault(fault.kind(), fault.detail(), fault.start(), fault.end(), fault.affected(), recovered, stall);
     }
@@ -460,7 +473,7 @@ public final class FaultExperiment {
     }
 
     static void log(final String format, final Object... args) {
-        System.out.printf("[fault %s] %s%n", java.time.LocalTime.now().withNano(0), String.format(Locale.ROOT, format, args));
+        System.out.printf("[fault %s] %s%n", java.time.LocalTime.now().format(java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")), String.format(Locale.ROOT, format, args));
         System.out.flush();
     }
 

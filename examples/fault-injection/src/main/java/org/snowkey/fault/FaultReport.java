@@ -47,7 +47,8 @@ public record FaultReport(FaultExperiment.Settings settings, long runMillis, Lis
             out.append(String.format(Locale.ROOT, "%-20s %5d %18s %22s%n", each.getKey(), each.getValue()[0], FaultExperiment.seconds(each.getValue()[1]),
                     FaultExperiment.seconds(each.getValue()[2])));
         }
-        out.append("(stall: longest time an affected generator issued nothing, from its last id before the fault to its first after; "
+        out.append("(stall: longest time an affected generator issued nothing around the fault, sampled every 50 ms; a restarted generator counts from its "
+                + "predecessor's last id; "
                 + "recovery: from the end of the fault to the first id of every affected generator)\n");
         if (!faultsWithoutRecovery.isEmpty()) {
             out.append("NOT ISSUING AGAIN after faults ").append(faultsWithoutRecovery.stream().map(faults::get).toList()).append('\n');
