@@ -156,6 +156,15 @@ final class LeaseAcquirer {
         if (existing.isPresent() && !existing.get().record().isClaimable(now)) {
             return Optional.empty();
         }
+        if (existing.isPresent() && existing.get().record().reservedUntil() - now > settings.durationMillis()) {
+            // A free record reserved further ahead than a whole lease: a predecessor's clock far ahead of ours, or a
+            // damaged value (up to Long.MAX_VALUE, where reservedUntil + 1 would overflow to a floor in the past).
+            // Starting above it would stall or break uniqueness; the number stays out of use, like a corrupt record.
+            LOG.warn("SnowKey skips worker id {} at {}: it is free but reserved until {} ms from now, more than a lease duration; "
+                    + "repair the record once its holder's clock is fixed", workerId, store.locationOf(settings.pool(), workerId),
+                    existing.get().record().reservedUntil() - now);
+            return Optional.empty();
+        }
         long floor = existing.map(stored -> Math.max(now, stored.record().reservedUntil() + 1)).orElse(now);
         long token = existing.map(stored -> stored.record().fencingToken() + 1).orElse(1L);
         // Reserve one lease duration above the floor; expiry and reservation coincide (reservedUntil <= expiresAt).
