@@ -18,8 +18,8 @@ public enum TestDatabase {
 
     // One in-memory database per JVM, kept open until exit; tables are unique per test.
     H2("H2 (embedded, in memory)", "jdbc:h2:mem:snowkey_lease_test;DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false", "sa", ""),
-    POSTGRESQL("PostgreSQL at 127.0.0.1:5432 (user postgres, database test)", "jdbc:postgresql://127.0.0.1:5432/test", "postgres", ""),
-    MARIADB("MariaDB at 127.0.0.1:3306 (user root, database test)", "jdbc:mariadb://127.0.0.1:3306/test", "root", "");
+    POSTGRESQL("PostgreSQL (user postgres, database test)", "jdbc:postgresql://127.0.0.1:5432/test", "postgres", ""),
+    MARIADB("MariaDB (user root, empty password, database test)", "jdbc:mariadb://127.0.0.1:3306/test", "root", "");
 
     private final String title;
 
@@ -31,7 +31,8 @@ public enum TestDatabase {
 
     TestDatabase(final String title, final String url, final String username, final String password) {
         this.title = title;
-        this.url = url;
+        // -Dsnowkey.test.postgresql.url=... points a run at another port of this host (or at nothing, to see the skip message).
+        this.url = System.getProperty("snowkey.test." + name().toLowerCase(java.util.Locale.ROOT) + ".url", url);
         this.username = username;
         this.password = password;
     }
@@ -58,7 +59,7 @@ public enum TestDatabase {
         try (Connection ignored = connect()) {
             return;
         } catch (final SQLException ex) {
-            String reason = title + " is not reachable (" + ex.getMessage() + "): its JDBC lease tests are skipped; start the server to run them";
+            String reason = title + " is not reachable at " + url + " (" + ex.getMessage() + "): its JDBC lease tests are skipped; start the server to run them";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 Assertions.fail("CI=true and " + reason);
             }
@@ -74,9 +75,17 @@ public enum TestDatabase {
     public int serverPort() {
         return switch (this) {
             case H2 -> H2Server.PORT;
-            case POSTGRESQL -> 5432;
-            case MARIADB -> 3306;
+            case POSTGRESQL, MARIADB -> portOf(url);
         };
+    }
+
+    /** The port of a loopback server URL; proxies and child processes reach it on 127.0.0.1. */
+    private static int portOf(final String serverUrl) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("//[^/:]+:(\\d+)/").matcher(serverUrl);
+        if (!matcher.find()) {
+            throw new IllegalStateException("no port in " + serverUrl);
+        }
+        return Integer.parseInt(matcher.group(1));
     }
 
     /** The URL of the same database reached over TCP at another port of this host (a proxy in front of it). */
