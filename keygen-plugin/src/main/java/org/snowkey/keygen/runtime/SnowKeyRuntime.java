@@ -45,6 +45,12 @@ public final class SnowKeyRuntime {
     /** Who uses each scope; guarded by itself. */
     private final Map<String, Set<Object>> owners = new java.util.HashMap<>();
 
+    /**
+     * Owners that release their scopes in their own shutdown order (a Spring context closes its data sources
+     * first); the JVM shutdown hook leaves their scopes to them. Guarded by {@link #owners}.
+     */
+    private final Set<Object> selfReleasingOwners = Collections.newSetFromMap(new IdentityHashMap<>());
+
     private final Map<String, WorkerLeaseProvider> providers;
 
     private volatile boolean shutdownHookInstalled;
@@ -175,10 +181,24 @@ public final class SnowKeyRuntime {
         }
     }
 
+    /**
+     * Like {@link #generator(ScopePlan, Object)}, for an owner that promises to call {@link #release(Object)} itself,
+     * also at JVM shutdown: the shutdown hook then leaves its scopes alone, so that nothing releases the lease
+     * while the owner's data sources still run.
+     */
+    public IdGenerator generatorReleasedByOwner(final ScopePlan plan, final Object owner) {
+        synchronized (owners) {
+            IdGenerator generator = generator(plan, owner);
+            selfReleasingOwners.add(owner);
+            return generator;
+        }
+    }
+
     /** The owner is gone: closes each scope it was the last owner of, releasing the lease. */
     public void release(final Object owner) {
         List<String> orphaned = new ArrayList<>();
         synchronized (owners) {
+            selfReleasingOwners.remove(owner);
             owners.forEach((scopeKey, scopeOwners) -> {
                 if (scopeOwners.remove(owner) && scopeOwners.isEmpty()) {
                     orphaned.add(scopeKey);
@@ -227,6 +247,19 @@ public final class SnowKeyRuntime {
         }
     }
 
+    /** The shutdown hook: closes every scope but those an owner releases in its own order. */
+    void closeAllOnShutdown() {
+        List<String> scopes = new ArrayList<>();
+        synchronized (owners) {
+            for (String each : generators.keySet()) {
+                if (owners.getOrDefault(each, Set.of()).stream().noneMatch(selfReleasingOwners::contains)) {
+                    scopes.add(each);
+                }
+            }
+        }
+        scopes.forEach(this::close);
+    }
+
     private static void closeQuietly(final String scopeKey, final IdGenerator generator) {
         try {
             generator.close();
@@ -241,7 +274,7 @@ public final class SnowKeyRuntime {
         }
         synchronized (this) {
             if (!shutdownHookInstalled) {
-                Runtime.getRuntime().addShutdownHook(new Thread(this::closeAll, "snowkey-release-leases"));
+                Runtime.getRuntime().addShutdownHook(new Thread(this::closeAllOnShutdown, "snowkey-release-leases"));
                 shutdownHookInstalled = true;
             }
         }

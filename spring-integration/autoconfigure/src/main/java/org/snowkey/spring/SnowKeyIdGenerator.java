@@ -46,7 +46,7 @@ public final class SnowKeyIdGenerator implements AutoCloseable {
     public static SnowKeyIdGenerator open(final SnowKeyRuntime runtime, final ScopePlan plan) {
         Object owner = new Object();
         try {
-            IdGenerator generator = runtime.generator(plan, owner);
+            IdGenerator generator = runtime.generatorReleasedByOwner(plan, owner);
             generator.currentGrant();
             return new SnowKeyIdGenerator(runtime, owner, plan.scopeKey(), generator);
         } catch (final RuntimeException ex) {

@@ -1,0 +1,53 @@
+package org.snowkey.keygen.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Properties;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.lease.LeaseUnavailableException;
+
+class SnowKeyRuntimeTest {
+
+    private final SnowKeyRuntime runtime = SnowKeyRuntime.get();
+
+    @AfterEach
+    void closeAll() {
+        runtime.closeAll();
+    }
+
+    private ScopePlan staticPlan(final int workerId) {
+        Properties props = new Properties();
+        props.setProperty("worker-id", Integer.toString(workerId));
+        return runtime.plan(props, java.util.Optional.empty());
+    }
+
+    @Test
+    void aScopeIsReleasedWhenItsLastOwnerGoes() {
+        Object first = new Object();
+        Object second = new Object();
+        IdGenerator generator = runtime.generator(staticPlan(40), first);
+        runtime.generator(staticPlan(40), second);
+        runtime.release(first);
+        generator.nextId();
+        runtime.release(second);
+        assertThrows(LeaseUnavailableException.class, generator::nextId, "released with its last owner");
+    }
+
+    @Test
+    void theShutdownHookLeavesScopesThatTheirOwnerReleasesInItsOwnOrder() {
+        Object springContext = new Object();
+        IdGenerator selfReleased = runtime.generatorReleasedByOwner(staticPlan(41), springContext);
+        IdGenerator plain = runtime.generator(staticPlan(42), new Object());
+        runtime.closeAllOnShutdown();
+        assertThrows(LeaseUnavailableException.class, plain::nextId, "the hook released the plain scope");
+        selfReleased.nextId();
+        assertTrue(runtime.generators().contains(selfReleased), "the owner's scope is still open for its data sources");
+        runtime.release(springContext);
+        assertFalse(runtime.generators().contains(selfReleased));
+    }
+}
