@@ -70,7 +70,7 @@ public final class RunAll {
         this.quick = quick;
     }
 
-    public static void main(final String[] args) throws RunnerException, IOException {
+    public static void main(final String[] args) throws RunnerException, IOException, InterruptedException {
         quietLogging();
         boolean quick = false;
         Path out = null;
@@ -111,15 +111,15 @@ public final class RunAll {
                 .measurementIterations(quick ? 1 : measureIterations).measurementTime(TimeValue.seconds(quick ? 1 : measureSeconds));
     }
 
-    private String run(final Instant started) throws RunnerException {
+    private String run(final Instant started) throws RunnerException, IOException, InterruptedException {
         Collection<RunResult> perCall1 = new Runner(timed(PerCallBenchmark.class.getName() + ".nextId$", 1, 3, 2).threads(1).build()).run();
         Collection<RunResult> perCall2 = new Runner(timed(PerCallBenchmark.class.getName() + ".nextId$", 1, 3, 2).threads(2).build()).run();
-        Collection<RunResult> latency = new Runner(timed(PerCallBenchmark.class.getName() + ".latency$", 1, 3, 2).threads(1).build()).run();
         // The targets compare the default layout; worker-id-bits 10 would add four forks of 2 s idle shots.
         Collection<RunResult> bursts = new Runner(base(BurstBenchmark.class.getName() + ".")
                 .param("generator", IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13, IdSource.SS_SNOWFLAKE, IdSource.COSID, IdSource.HUTOOL)
                 .warmupIterations(quick ? 1 : 2).measurementIterations(quick ? 2 : 5).build()).run();
         Collection<RunResult> sustained = new Runner(timed(SustainedBatchBenchmark.class.getName() + ".", 1, 3, 1).build()).run();
+        Map<String, LatencyReport.Result> latency = LatencyReport.runAll(IdSource.ALL, JVM_ARGS, quick);
         System.out.println();
         System.out.println("# Balance: one id per millisecond, " + (quick ? 1_000 : BalanceReport.IDS_PER_WINDOW) + " ids per window");
         List<BalanceReport.Row> balance = BalanceReport.run(quick ? 1_000 : BalanceReport.IDS_PER_WINDOW, 2);
@@ -128,7 +128,7 @@ public final class RunAll {
     }
 
     private String summary(final Instant started, final Instant finished, final Collection<RunResult> perCall1, final Collection<RunResult> perCall2,
-                           final Collection<RunResult> latency, final Collection<RunResult> bursts, final Collection<RunResult> sustained,
+                           final Map<String, LatencyReport.Result> latency, final Collection<RunResult> bursts, final Collection<RunResult> sustained,
                            final List<BalanceReport.Row> balance) {
         StringBuilder out = new StringBuilder();
         out.append("## SnowKey benchmark summary\n\n");
@@ -203,15 +203,11 @@ public final class RunAll {
                     human(BurstBenchmark.BATCH * 1e6 / score(result)), ssSustained / score(result)));
         }
 
-        Map<String, RunResult> latencies = byGenerator(latency, ".latency");
-        out.append("\n### 4. Latency of one call, 1 thread, sustained (ns)\n\n");
-        out.append("| generator | p50 | p90 | p99 | p99.9 | p99.99 | max |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        out.append("\n### 4. Latency of one call, 1 thread, sustained, every call timed (ns, including the timer overhead in the last column)\n\n");
+        out.append("| generator | p50 | p90 | p99 | p99.9 | p99.99 | max | timer overhead |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String each : IdSource.ALL) {
-            Statistics stats = latencies.get(each).getPrimaryResult().getStatistics();
-            out.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", LABELS.get(each), stats.getPercentile(50),
-                    stats.getPercentile(90), stats.getPercentile(99), stats.getPercentile(99.9), stats.getPercentile(99.99), stats.getMax()));
+            out.append("| ").append(LABELS.get(each)).append(" |").append(LatencyReport.format(latency.get(each))).append('\n');
         }
-
         out.append("\n### 5. Balance: max/min of the counts of id % n, one id per millisecond\n\n");
         out.append(BalanceReport.table(balance));
         return out.toString();
