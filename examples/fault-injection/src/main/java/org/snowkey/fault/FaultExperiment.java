@@ -166,6 +166,10 @@ public final class FaultExperiment {
     /** Runs the scenario, checks the files, returns the report. Every process started is dead when this returns. */
     public FaultReport run() throws Exception {
         Files.createDirectories(settings.dir());
+        // Load the checker's classes first: other builds on this machine may re-install the SnowKey jars while a long run goes on.
+        IdLayout layout = IdLayout.of(WORKER_ID_BITS, 1, Instant.parse("2025-01-01T00:00:00Z").toEpochMilli());
+        IdChecker checker = new IdChecker(layout);
+        layout.decode(layout.compose(layout.counterAt(1), 1));
         long began = System.currentTimeMillis();
         try {
             startRegistry();
@@ -203,8 +207,7 @@ public final class FaultExperiment {
             }
         }
         long ran = System.currentTimeMillis() - began;
-        IdLayout layout = IdLayout.of(WORKER_ID_BITS, 1, Instant.parse("2025-01-01T00:00:00Z").toEpochMilli());
-        IdChecker.Result result = new IdChecker(layout).check(settings.dir());
+        IdChecker.Result result = checker.check(settings.dir());
         List<Integer> silent = new ArrayList<>();
         for (Fault each : faults) {
             if (each.recoveredAt() < 0) {

@@ -1,6 +1,9 @@
 package org.snowkey.fault;
 
+import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +31,41 @@ public final class Processes implements AutoCloseable {
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-Xss512k");
         command.add("-cp");
-        command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+        command.add(classPath());
         command.addAll(List.of(arguments));
         return command;
+    }
+
+    private static String classPath;
+
+    /**
+     * This JVM's class path, with the SnowKey jars of the local Maven repository copied aside first: other builds on a
+     * shared machine re-install them while a long run goes on, and a JVM whose jar is rewritten under it fails to load
+     * its next class.
+     */
+    static synchronized String classPath() {
+        if (classPath == null) {
+            String original = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+            StringBuilder result = new StringBuilder();
+            try {
+                Path snapshot = Files.createTempDirectory("snowkey-fault-classpath-");
+                for (String entry : original.split(File.pathSeparator)) {
+                    String path = entry;
+                    if (entry.replace('\\', '/').contains("/org/snowkey/") && entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry))) {
+                        Path copy = snapshot.resolve(Path.of(entry).getFileName());
+                        Files.copy(Path.of(entry), copy, StandardCopyOption.REPLACE_EXISTING);
+                        copy.toFile().deleteOnExit();
+                        path = copy.toString();
+                    }
+                    result.append(result.length() == 0 ? "" : File.pathSeparator).append(path);
+                }
+                snapshot.toFile().deleteOnExit();
+            } catch (final IOException ex) {
+                return original;
+            }
+            classPath = result.toString();
+        }
+        return classPath;
     }
 
     public synchronized Process start(final ProcessBuilder builder) throws IOException {
