@@ -49,7 +49,7 @@ class CorruptAndExtremeRecordsEndToEndTest {
         }
     }
 
-    /** Fails today: LeaseAcquirer computes the floor as reservedUntil + 1, which overflows to Long.MIN_VALUE. */
+    /** Regression: LeaseAcquirer computed the floor as reservedUntil + 1, which overflowed to Long.MIN_VALUE (fixed in f76739e). */
     @Test
     void aZooKeeperRecordReservedUntilTheLargestNumberIsNotReusedFromNow() throws Exception {
         try (TestingServer server = new TestingServer(true);
@@ -61,7 +61,7 @@ class CorruptAndExtremeRecordsEndToEndTest {
         }
     }
 
-    /** Fails today, same cause, through the JDBC store on PostgreSQL (skipped without it). */
+    /** Regression, same cause, through the JDBC store on PostgreSQL (skipped without it). */
     @Test
     void aPostgreSqlRowReservedUntilTheLargestNumberIsNotReusedFromNow() throws Exception {
         String url = "jdbc:postgresql://127.0.0.1:5432/test";
@@ -106,7 +106,7 @@ class CorruptAndExtremeRecordsEndToEndTest {
             }
             assertFalse(grant.workerId() == marked && grant.floorMillis() <= Long.MAX_VALUE - 1 && grant.floorMillis() < System.currentTimeMillis() + 86_400_000L,
                     "worker id " + marked + " was reserved until Long.MAX_VALUE (" + Long.MAX_VALUE + "), yet a successor may issue from " + grant
-                            + ": LeaseAcquirer.claim computes max(now, reservedUntil + 1), and reservedUntil + 1 overflows");
+                            + "" (LeaseAcquirer.claim: max(now, reservedUntil + 1) overflows)");
         } finally {
             SnowKeyRuntime.get().release(this);
         }

@@ -1,0 +1,38 @@
+package org.snowkey.lease.store.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+import org.snowkey.lease.store.CorruptLeaseRecordException;
+
+/**
+ * Values the JDBC row reader rejects as corrupt must not parse as a valid record from a ZooKeeper node either: the
+ * same damaged record would otherwise be claimable in one registry and refused in the other.
+ */
+class LeaseRecordJsonStrictnessTest {
+
+    private static byte[] record(final String workerId, final String fencingToken, final String expiresAt, final String reservedUntil) {
+        return ("{\"pool\":\"p\",\"workerId\":" + workerId + ",\"owner\":\"o\",\"fencingToken\":" + fencingToken + ",\"expiresAt\":" + expiresAt
+                + ",\"reservedUntil\":" + reservedUntil + ",\"state\":\"RELEASED\"}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Fails today: {@code (int) number(node, "workerId")} truncates 4294967301 to 5, which matches the node's number. */
+    @Test
+    void aWorkerIdBeyondTheIntRangeIsCorruptNotTruncated() {
+        assertThrows(CorruptLeaseRecordException.class, () -> LeaseRecordJson.read("/p/workers/5", "p", 5, record("4294967301", "1", "1", "1")));
+    }
+
+    /** Fails today: a negative reservedUntil parses, so the number is free from now; LeaseRowReader rejects it as corrupt. */
+    @Test
+    void aNegativeReservationIsCorrupt() {
+        assertThrows(CorruptLeaseRecordException.class, () -> LeaseRecordJson.read("/p/workers/5", "p", 5, record("5", "1", "1", "-1")));
+    }
+
+    /** Fails today: a negative fencing token parses; LeaseRowReader rejects it as corrupt. */
+    @Test
+    void aNegativeFencingTokenIsCorrupt() {
+        assertThrows(CorruptLeaseRecordException.class, () -> LeaseRecordJson.read("/p/workers/5", "p", 5, record("5", "-9223372036854775808", "1", "1")));
+    }
+}
