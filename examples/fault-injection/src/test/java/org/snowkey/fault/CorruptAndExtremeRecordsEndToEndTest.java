@@ -106,7 +106,7 @@ class CorruptAndExtremeRecordsEndToEndTest {
             }
             assertFalse(grant.workerId() == marked && grant.floorMillis() <= Long.MAX_VALUE - 1 && grant.floorMillis() < System.currentTimeMillis() + 86_400_000L,
                     "worker id " + marked + " was reserved until Long.MAX_VALUE (" + Long.MAX_VALUE + "), yet a successor may issue from " + grant
-                            + "" (LeaseAcquirer.claim: max(now, reservedUntil + 1) overflows)");
+                            + " (LeaseAcquirer.claim: max(now, reservedUntil + 1) overflows)");
         } finally {
             SnowKeyRuntime.get().release(this);
         }
