@@ -49,6 +49,8 @@ public final class Processes implements AutoCloseable {
             StringBuilder result = new StringBuilder();
             try {
                 Path snapshot = Files.createTempDirectory("snowkey-fault-classpath-");
+                // Registered first, deleted last (after the jars in it).
+                snapshot.toFile().deleteOnExit();
                 for (String entry : original.split(File.pathSeparator)) {
                     String path = entry;
                     if (entry.replace('\\', '/').contains("/org/snowkey/") && entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry))) {
@@ -59,7 +61,6 @@ public final class Processes implements AutoCloseable {
                     }
                     result.append(result.length() == 0 ? "" : File.pathSeparator).append(path);
                 }
-                snapshot.toFile().deleteOnExit();
             } catch (final IOException ex) {
                 return original;
             }
