@@ -177,8 +177,16 @@ public final class SequenceStream {
                 long now = policy.nowLogical();
                 long cacheFloor = now - policy.maxTimeCacheMillis();
                 if (layout.timestampOf(last) < cacheFloor) {
-                    // Idle longer than the cache cap: jump forward so decoded timestamps stay near real time.
-                    base = layout.counterAt(cacheFloor) - 1;
+                    // Idle longer than the cache cap: drop the stale cache in whole milliseconds, so that decoded
+                    // timestamps stay near real time while the sequence, and with it id % 2^L, continues where it
+                    // was (restarting it at 0 would make every id of a slow table even). Never so far that the
+                    // batch would end ahead of the clock.
+                    long jump = layout.counterAt(cacheFloor - layout.timestampOf(last));
+                    long ahead = layout.timestampOf(last + jump + count) - now;
+                    if (ahead > 0) {
+                        jump = Math.max(0, jump - layout.counterAt(ahead));
+                    }
+                    base = last + jump;
                 }
                 long next = base + count;
                 long timestamp = layout.timestampOf(next);

@@ -39,6 +39,13 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
     /** Streams by database and table name as ShardingSphere passes them, to spare a lookup key per INSERT. */
     private final Map<String, Map<String, SequenceStream>> streamsByTable = new ConcurrentHashMap<>();
 
+    /**
+     * The stream of the last table asked for, matched by identity of the name strings ShardingSphere passes: a
+     * burst into one table skips both map lookups. A plain field is enough, since the record is immutable and a
+     * stale read only costs a lookup.
+     */
+    private LastStream lastStream;
+
     @Override
     public void init(final Properties props) {
         this.props = props == null ? new Properties() : props;
@@ -73,12 +80,20 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
         }
         String database = context == null || context.getDatabaseName() == null ? "" : context.getDatabaseName();
         String table = context == null || context.getTableName() == null ? "" : context.getTableName();
+        LastStream last = lastStream;
+        if (last != null && last.generator() == current && last.database() == database && last.table() == table) {
+            return last.stream();
+        }
         Map<String, SequenceStream> tables = streamsByTable.computeIfAbsent(database, key -> new ConcurrentHashMap<>());
         SequenceStream stream = tables.get(table);
         if (stream == null) {
             stream = tables.computeIfAbsent(table, key -> current.stream(streamName(database, key)));
         }
+        lastStream = new LastStream(current, database, table, stream);
         return stream;
+    }
+
+    private record LastStream(IdGenerator generator, String database, String table, SequenceStream stream) {
     }
 
     /** Stream names ignore case, as ShardingSphere's logic table names do. */

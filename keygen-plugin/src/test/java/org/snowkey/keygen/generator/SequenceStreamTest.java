@@ -165,6 +165,33 @@ class SequenceStreamTest {
     }
 
     @Test
+    void aSlowStreamKeepsAlternatingParityLongAfterTheTimeCacheCapBinds() {
+        ManualClock clock = new ManualClock(T);
+        SequenceStream stream = generator(clock, lease(2, T, LeaseGrant.UNBOUNDED), 10, 1_000).stream("t");
+        int[] parity = new int[2];
+        int[] parity16 = new int[16];
+        // One id per millisecond for 30 s: the stream lags the clock by more than the 1 s cap after about a second.
+        for (int i = 0; i < 30_000; i++) {
+            clock.advance(1);
+            long id = stream.nextId();
+            parity[(int) (id % 2)]++;
+            assertTrue(LAYOUT.decode(id).timestamp().toEpochMilli() >= clock.millis() - 1_000, "within the cap");
+        }
+        assertEquals(15_000, parity[0], "id % 2 stays balanced");
+    }
+
+    @Test
+    void aBatchLargerThanTheCacheAfterIdlenessEndsAtTheClockWithoutWaiting() {
+        ManualClock clock = new ManualClock(T);
+        SequenceStream stream = generator(clock, lease(2, T, LeaseGrant.UNBOUNDED), 10, 0).stream("t");
+        stream.nextId();
+        clock.advance(5_000);
+        // 5 ms worth of ids with no cache allowed: taken from the last 5 ms, not waited for (the clock stands still).
+        IdBatch batch = stream.nextIds(5 * 512);
+        assertEquals(T + 5_000, LAYOUT.decode(batch.id(batch.size() - 1)).timestamp().toEpochMilli());
+    }
+
+    @Test
     void aClockMovedBackIsWaitedForWithinToleranceThenFailsWithTheReason() {
         ManualClock clock = new ManualClock(T);
         IdGenerator generator = generator(clock, lease(4, T, LeaseGrant.UNBOUNDED), 10, 10_000);
