@@ -51,8 +51,11 @@ final class LeaseRecordJson {
             if (node == null || !node.isObject()) {
                 throw new IllegalArgumentException("not a JSON object");
             }
-            LeaseRecord record = new LeaseRecord(text(node, "pool"), (int) number(node, "workerId"), text(node, "owner"), number(node, "fencingToken"),
-                    number(node, "expiresAt"), number(node, "reservedUntil"), LeaseRecord.State.valueOf(text(node, "state").toUpperCase(Locale.ROOT)));
+            // Every number is range-checked, as the JDBC store does: a truncated worker id could match another node's
+            // number, and a negative reservation or token is damage, not a value to start a successor from.
+            LeaseRecord record = new LeaseRecord(text(node, "pool"), (int) number(node, "workerId", Integer.MAX_VALUE), text(node, "owner"),
+                    number(node, "fencingToken", Long.MAX_VALUE), number(node, "expiresAt", Long.MAX_VALUE), number(node, "reservedUntil", Long.MAX_VALUE),
+                    LeaseRecord.State.valueOf(text(node, "state").toUpperCase(Locale.ROOT)));
             if (!record.pool().equals(pool) || record.workerId() != workerId) {
                 throw new IllegalArgumentException("the record names pool '" + record.pool() + "' and worker id " + record.workerId());
             }
@@ -70,11 +73,15 @@ final class LeaseRecordJson {
         return value.asText();
     }
 
-    private static long number(final JsonNode node, final String field) {
+    private static long number(final JsonNode node, final String field, final long max) {
         JsonNode value = node.get(field);
         if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
             throw new IllegalArgumentException("field '" + field + "' is missing or not a whole number");
         }
-        return value.asLong();
+        long number = value.asLong();
+        if (number < 0 || number > max) {
+            throw new IllegalArgumentException("field '" + field + "' = " + number + " lies outside 0 to " + max);
+        }
+        return number;
     }
 }
