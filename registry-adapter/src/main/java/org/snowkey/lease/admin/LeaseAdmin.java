@@ -24,6 +24,9 @@ import org.snowkey.lease.store.StoredLease;
  */
 public final class LeaseAdmin {
 
+    /** The flag without which a manual release is refused. */
+    public static final String CONFIRM = "--yes-i-am-sure";
+
     private final LeaseStore store;
 
     private final PrintStream out;
@@ -91,6 +94,46 @@ public final class LeaseAdmin {
     }
 
     /** Parses {@code --name value} pairs and bare words. */
+    /**
+     * Runs the command words of an operations tool: {@code list}, or {@code release <workerId>} which needs
+     * {@link #CONFIRM}. Registry errors print their message.
+     *
+     * @return the exit code: 0 done, 1 failed, 2 usage
+     */
+    public int execute(final Arguments parsed, final String pool, final String usage, final PrintStream err) {
+        try {
+            if ("list".equals(parsed.words().get(0))) {
+                list(pool, System.currentTimeMillis());
+                return 0;
+            }
+            return release(parsed, pool, usage, err);
+        } catch (final IllegalStateException ex) {
+            // Registry unreachable, corrupt record, no permission: the message says which.
+            err.println(ex.getMessage());
+            return 1;
+        }
+    }
+
+    private int release(final Arguments parsed, final String pool, final String usage, final PrintStream err) {
+        if (parsed.words().size() != 2) {
+            err.println(usage);
+            return 2;
+        }
+        int workerId;
+        try {
+            workerId = Integer.parseInt(parsed.words().get(1));
+        } catch (final NumberFormatException ex) {
+            err.println("worker id '" + parsed.words().get(1) + "' is not a number");
+            return 2;
+        }
+        if (!parsed.flags().contains(CONFIRM)) {
+            err.println("refusing to release worker id " + workerId + " of pool '" + pool + "' without " + CONFIRM + ". Releasing frees the number before "
+                    + "its expiry; its reservation is kept, so ids stay unique, and a holder that still runs stops issuing on it.");
+            return 2;
+        }
+        return release(pool, workerId) ? 0 : 1;
+    }
+
     public record Arguments(Map<String, String> options, List<String> words, Set<String> flags) {
 
         public static Arguments parse(final String[] args, final Set<String> flagNames) {

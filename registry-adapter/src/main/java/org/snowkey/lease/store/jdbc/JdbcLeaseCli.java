@@ -28,7 +28,7 @@ import org.snowkey.lease.store.LeaseStoreUnavailableException;
  */
 public final class JdbcLeaseCli {
 
-    public static final String CONFIRM = "--yes-i-am-sure";
+    public static final String CONFIRM = LeaseAdmin.CONFIRM;
 
     public static final String PASSWORD_ENV = "SNOWKEY_JDBC_PASSWORD";
 
@@ -85,36 +85,11 @@ public final class JdbcLeaseCli {
             return 2;
         }
         try (JdbcLeaseStore store = new JdbcLeaseStore(settings)) {
-            LeaseAdmin admin = new LeaseAdmin(store, out);
-            if ("list".equals(parsed.words().get(0))) {
-                admin.list(pool, System.currentTimeMillis());
-                return 0;
-            }
-            return release(admin, parsed, pool, err);
+            return new LeaseAdmin(store, out).execute(parsed, pool, USAGE, err);
         } catch (final LeaseStoreUnavailableException | CorruptLeaseRecordException ex) {
             err.println(ex.getMessage());
             return 1;
         }
-    }
-
-    private static int release(final LeaseAdmin admin, final LeaseAdmin.Arguments parsed, final String pool, final PrintStream err) {
-        if (parsed.words().size() != 2) {
-            err.println(USAGE);
-            return 2;
-        }
-        int workerId;
-        try {
-            workerId = Integer.parseInt(parsed.words().get(1));
-        } catch (final NumberFormatException ex) {
-            err.println("worker id '" + parsed.words().get(1) + "' is not a number");
-            return 2;
-        }
-        if (!parsed.flags().contains(CONFIRM)) {
-            err.println("refusing to release worker id " + workerId + " of pool '" + pool + "' without " + CONFIRM + ". Releasing frees the number before "
-                    + "its expiry; its reservation is kept, so ids stay unique, and a holder that still runs stops issuing on it.");
-            return 2;
-        }
-        return admin.release(pool, workerId) ? 0 : 1;
     }
 
     private static void putIfPresent(final Properties props, final String name, final String value) {
