@@ -79,7 +79,9 @@ public final class QuickstartApplication {
         }
         props.put("instance-id", "quickstart");
         new QuickstartApplication().run(props);
-        // Leases are released by SnowKey's shutdown hook with the exact high-water mark.
+        // Release the lease with its exact high-water mark now, while the embedded ZooKeeper still runs (SnowKey's
+        // own shutdown hook would race the server's).
+        SnowKeyRuntime.get().closeAll();
         System.exit(0);
     }
 
