@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.config.PropertyNames;
@@ -92,7 +91,36 @@ final class IssuePolicy {
             }
             clockBackWaits.increment();
         }
-        sleepFor(wait);
+        pause(wait);
+    }
+
+    /**
+     * Waits until the wall clock reaches the first timestamp of a new holding, {@code startLogical}. A holding can
+     * start ahead of this clock when its lease's floor lies ahead: the previous holder of the worker id reserved
+     * timestamps up to a clock that runs ahead of ours (or ours moved back). Waiting for that is a clock
+     * difference like any other, so it is bounded by the same tolerance: an insert is never blocked silently for
+     * longer (a floor may lie up to a whole lease ahead).
+     *
+     * @throws IdUnavailableException when the start lies further ahead than the tolerance
+     */
+    void awaitStart(final long startLogical, final LeaseGrant grant) {
+        while (true) {
+            long now = preciseNowLogical();
+            long wait = startLogical - now;
+            if (wait <= 0) {
+                return;
+            }
+            if (wait > toleranceMillis) {
+                throw new IdUnavailableException("SnowKey cannot issue an id yet: " + grant.holder() + " starts at "
+                        + Instant.ofEpochMilli(layout.toWallClock(startLogical)) + " (above everything its previous holder may have issued), "
+                        + wait + " ms ahead of this clock (" + Instant.ofEpochMilli(layout.toWallClock(now)) + "), more than "
+                        + PropertyNames.MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS + " = " + toleranceMillis
+                        + "; the previous holder's clock runs ahead of this one (or this one moved back). Ids flow again once this clock is within "
+                        + toleranceMillis + " ms of it; synchronise the clocks (NTP)");
+            }
+            clockBackWaits.increment();
+            pause(wait);
+        }
     }
 
     /**
@@ -102,29 +130,23 @@ final class IssuePolicy {
      * @throws IdUnavailableException when the ceiling stays below
      */
     boolean awaitCeiling(final LeaseGrant grant, final long neededWallClock) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(toleranceMillis);
+        long deadline = clock.elapsedNanos() + TimeUnit.MILLISECONDS.toNanos(toleranceMillis);
         while (grant.ceilingMillis() < neededWallClock) {
             if (grant.isRevoked()) {
                 return false;
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (clock.elapsedNanos() - deadline >= 0) {
                 throw new IdUnavailableException("SnowKey cannot issue an id: lease ceiling reached. " + grant.holder() + " may issue timestamps up to "
                         + Instant.ofEpochMilli(grant.ceilingMillis()) + " (its reserved-until as last written to the registry), the next id needs "
                         + Instant.ofEpochMilli(neededWallClock) + ", and the lease has not been renewed; is the registry reachable?");
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            failIfInterrupted();
+            pause(1);
         }
         return true;
     }
 
-    private static void sleepFor(final long millis) {
-        if (millis <= 1) {
-            // The next millisecond is close: yielding is cheaper than a timed park and its wake-up latency.
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis - 1));
-        }
+    private void pause(final long millis) {
+        clock.pause(millis);
         failIfInterrupted();
     }
 

@@ -91,25 +91,39 @@ public final class SequenceStream {
         if (current != null && current.grant == grant) {
             return current;
         }
-        return moveTo(grant);
+        return moveToCurrentGrant();
     }
 
-    private synchronized Holding moveTo(final LeaseGrant grant) {
+    /**
+     * Moves the stream to the grant in force, under the stream's lock. Two rules keep one stream from issuing an id
+     * twice across a lease change (docs/design.md, "Streams across lease changes"):
+     * <ol>
+     *   <li>The grant is read again here, never taken from the caller: a caller may have read it, then paused while
+     *       the grant was revoked and replaced and the stream moved on. Moving back to that stale grant, and from it
+     *       to the new grant again, would open a second holding on the new grant.</li>
+     *   <li>The holding being replaced is sealed first and the new one starts after its last counter: a thread still
+     *       inside the old holding's {@code reserve} fails its compare-and-set and retries on the new holding, so at
+     *       most one holding of the stream issues at any time.</li>
+     * </ol>
+     * The lease may block here to acquire a grant; threads of this stream would have to wait for it anyway.
+     */
+    private synchronized Holding moveToCurrentGrant() {
+        LeaseGrant grant = lease.currentGrant();
         Holding previous = holding;
         if (previous != null && previous.grant == grant) {
             return previous;
         }
         long start = layout.toLogical(Math.max(policy.clock().preciseMillis(), grant.floorMillis()));
         if (previous != null) {
+            long previousLast = previous.sealCounter();
             // Continue after everything issued on the previous holding, in a fresh millisecond.
-            start = Math.max(start, layout.timestampOf(previous.lastCounter()) + 1);
-        }
-        if (previous != null) {
+            start = Math.max(start, layout.timestampOf(previousLast) + 1);
             issuedOnEarlierHoldings += previous.issued();
         }
         Holding next = new Holding(grant, layout.counterAt(start) - 1);
         if (!grant.attach(next)) {
-            next.seal();
+            // Released meanwhile: the holding issues nothing, and the next call finds the lease closed.
+            next.sealCounter();
         }
         holding = next;
         return next;
@@ -191,8 +205,14 @@ public final class SequenceStream {
                 long next = base + count;
                 long timestamp = layout.timestampOf(next);
                 if (timestamp > now && timestamp > policy.preciseNowLogical()) {
-                    // A holding that issued nothing yet may wait for its floor: that is not a clock moving back.
-                    policy.awaitClock(timestamp, last == startCounter ? Long.MIN_VALUE : layout.timestampOf(last));
+                    if (last == startCounter) {
+                        // A holding that issued nothing yet may start ahead of this clock (its floor lies ahead): wait
+                        // for its first millisecond only within the tolerance. Beyond it, a batch waits like a burst.
+                        policy.awaitStart(layout.timestampOf(startCounter + 1), grant);
+                        policy.awaitClock(timestamp, Long.MIN_VALUE);
+                    } else {
+                        policy.awaitClock(timestamp, layout.timestampOf(last));
+                    }
                     continue;
                 }
                 if (timestamp > IdLayout.MAX_TIMESTAMP) {
@@ -218,14 +238,21 @@ public final class SequenceStream {
             return lastCounter() - startCounter - skipped.get();
         }
 
+        /**
+         * Freezes the counter and returns its last value. A lease release and a move of the stream may seal the same
+         * holding at once: the lock makes the second sealer wait until the first has recorded the value it froze.
+         */
+        synchronized long sealCounter() {
+            long last = (long) COUNTER.getAndSet(this, SEALED);
+            if (last != SEALED) {
+                sealedAt = last;
+            }
+            return sealedAt;
+        }
+
         @Override
         public long seal() {
-            long last = (long) COUNTER.getAndSet(this, SEALED);
-            if (last == SEALED) {
-                return layout.toWallClock(layout.timestampOf(sealedAt));
-            }
-            sealedAt = last;
-            return layout.toWallClock(layout.timestampOf(last));
+            return layout.toWallClock(layout.timestampOf(sealCounter()));
         }
     }
 

@@ -2,8 +2,10 @@ package org.snowkey.keygen.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -296,5 +298,27 @@ class SequenceStreamTest {
         long issuedMax = Math.max(highest.get(0).get(), highest.get(1).get());
         pool.shutdown();
         assertEquals(issuedMax, highWater, "the release writes exactly the highest timestamp issued");
+    }
+
+    @Test
+    void aHoldingWhoseFloorLiesFurtherAheadThanTheToleranceFailsAtOnceSayingWhy() {
+        // Issue 9 problem 6: the predecessor's clock ran 3 s ahead of ours; the first insert blocked for the whole gap.
+        ManualClock clock = new ManualClock(T).advanceOnPause(true);
+        SwitchableLease lease = lease(4, T + 3_000, LeaseGrant.UNBOUNDED);
+        SequenceStream stream = generator(clock, lease, 10, 10_000).stream("t");
+        IdUnavailableException failure = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(IdUnavailableException.class, stream::nextId));
+        assertTrue(failure.getMessage().contains("3000 ms ahead of this clock") && failure.getMessage().contains("max-tolerate-time-difference-milliseconds = 10"),
+                failure.getMessage());
+        clock.advance(2_995);
+        assertEquals(T + 3_000, LAYOUT.decode(stream.nextId()).timestamp().toEpochMilli(), "within the tolerance the stream waits for its floor");
+    }
+
+    @Test
+    void aHoldingWhoseFloorLiesAheadWithinTheToleranceWaitsForIt() {
+        ManualClock clock = new ManualClock(T).advanceOnPause(true);
+        SwitchableLease lease = lease(4, T + 8, LeaseGrant.UNBOUNDED);
+        SequenceStream stream = generator(clock, lease, 10, 10_000).stream("t");
+        assertEquals(T + 8, LAYOUT.decode(stream.nextId()).timestamp().toEpochMilli());
+        assertTrue(clock.millis() >= T + 8, "the clock reached the floor before the first id");
     }
 }

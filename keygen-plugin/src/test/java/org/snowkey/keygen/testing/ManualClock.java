@@ -6,13 +6,16 @@ import org.snowkey.keygen.clock.WallClock;
 
 /**
  * A wall clock that tests move by hand. With {@link #advanceOnPreciseRead(boolean)} every precise read moves it
- * one millisecond forward, so that a generator waiting for the clock sees time pass as it would in reality.
+ * one millisecond forward, and with {@link #advanceOnPause(boolean)} every wait lets the time it waits for pass, so
+ * that a generator waiting for the clock sees time pass as it would in reality.
  */
 public final class ManualClock implements WallClock {
 
     private final AtomicLong now;
 
     private volatile boolean advanceOnPreciseRead;
+
+    private volatile boolean advanceOnPause;
 
     public ManualClock(final long startMillis) {
         now = new AtomicLong(startMillis);
@@ -26,6 +29,21 @@ public final class ManualClock implements WallClock {
     @Override
     public long preciseMillis() {
         return advanceOnPreciseRead ? now.incrementAndGet() : now.get();
+    }
+
+    /** With {@link #advanceOnPause(boolean)}, a generator's wait lets the time it waits for pass; else it yields. */
+    @Override
+    public void pause(final long millis) {
+        if (advanceOnPause) {
+            now.addAndGet(Math.max(1, millis));
+        } else {
+            Thread.yield();
+        }
+    }
+
+    public ManualClock advanceOnPause(final boolean enabled) {
+        advanceOnPause = enabled;
+        return this;
     }
 
     public void set(final long millis) {

@@ -1,0 +1,134 @@
+package org.snowkey.keygen.generator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.lease.WorkerLease;
+import org.snowkey.keygen.testing.ManualClock;
+
+/**
+ * A thread paused between reading the lease's grant and reading the stream's holding must never bring a stale
+ * grant back, nor open a second live holding on the grant in force (issue 9, problem 1). The pause is placed
+ * exactly, with a lease that parks one chosen thread after it has read the grant.
+ */
+class LeaseChangeInterleavingTest {
+
+    /** Two ids per millisecond, so that a short burst reaches the clock's edge. */
+    private static final IdLayout LAYOUT = IdLayout.of(21, 1, IdLayout.defaults().epochMillis());
+
+    private static final long T = LAYOUT.epochMillis() + 1_000_000L;
+
+    @Test
+    @Timeout(60)
+    void aThreadHoldingAStaleGrantDoesNotOpenASecondHoldingOnTheNewGrant() throws Exception {
+        ManualClock manual = new ManualClock(T);
+        Map<String, AtomicInteger> preciseReads = new ConcurrentHashMap<>();
+        WallClock clock = new WallClock() {
+            @Override
+            public long millis() {
+                return manual.millis();
+            }
+
+            @Override
+            public long preciseMillis() {
+                preciseReads.computeIfAbsent(Thread.currentThread().getName(), key -> new AtomicInteger()).incrementAndGet();
+                return manual.preciseMillis();
+            }
+        };
+        LeaseGrant first = new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1");
+        GatedLease lease = new GatedLease(first, "stale");
+        SequenceStream stream = new IdGenerator(LAYOUT, lease, clock, 10_000, 10_000).stream("t");
+        stream.nextId();
+        manual.advance(5);
+
+        // C reads the first grant and stops before it looks at the stream's holding.
+        CompletableFuture<Long> stale = CompletableFuture.supplyAsync(stream::nextId, runnable -> new Thread(runnable, "stale").start());
+        assertTrue(lease.paused.await(10, TimeUnit.SECONDS), "the stale thread reached the pause");
+
+        // The first grant is lost; a second is acquired. A burst runs its holding to the clock's edge.
+        first.revoke("lost in a test");
+        LeaseGrant second = new LeaseGrant(2, T, LeaseGrant.UNBOUNDED, "worker id 2");
+        lease.replace(second);
+        long lastOfBurst = stream.nextId();
+        while (LAYOUT.decode(lastOfBurst).sequence() != LAYOUT.idsPerMillisecond() - 1) {
+            lastOfBurst = stream.nextId();
+        }
+        // B needs the next millisecond and waits for it inside the holding.
+        CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(stream::nextId, runnable -> new Thread(runnable, "waiter").start());
+        awaitPreciseReads(preciseReads, "waiter");
+        // C resumes with the stale grant and also comes to wait for the next millisecond; then the clock moves on.
+        lease.resume.countDown();
+        awaitPreciseReads(preciseReads, "stale");
+        manual.advance(1);
+        long fromWaiter = waiting.get(10, TimeUnit.SECONDS);
+        long fromStale = stale.get(10, TimeUnit.SECONDS);
+        assertNotEquals(fromWaiter, fromStale, "two threads got the same id " + LAYOUT.decode(fromWaiter));
+        assertEquals(2, LAYOUT.decode(fromStale).workerId(), "the stale grant is never issued on again");
+        assertTrue(fromWaiter > lastOfBurst && fromStale > lastOfBurst);
+    }
+
+    /** A thread that keeps reading the precise clock is waiting for the next millisecond inside a holding. */
+    private static void awaitPreciseReads(final Map<String, AtomicInteger> preciseReads, final String thread) {
+        while (preciseReads.getOrDefault(thread, new AtomicInteger()).get() < 10) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** A lease whose grant a test replaces, and which parks one named thread right after it read the grant. */
+    private static final class GatedLease implements WorkerLease {
+
+        final CountDownLatch paused = new CountDownLatch(1);
+
+        final CountDownLatch resume = new CountDownLatch(1);
+
+        private final String gatedThread;
+
+        private volatile LeaseGrant grant;
+
+        GatedLease(final LeaseGrant grant, final String gatedThread) {
+            this.grant = grant;
+            this.gatedThread = gatedThread;
+        }
+
+        void replace(final LeaseGrant next) {
+            grant = next;
+        }
+
+        @Override
+        public LeaseGrant currentGrant() {
+            LeaseGrant read = grant;
+            if (Thread.currentThread().getName().equals(gatedThread) && paused.getCount() > 0) {
+                paused.countDown();
+                try {
+                    resume.await();
+                } catch (final InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return read;
+        }
+
+        @Override
+        public String describe() {
+            return "gated test lease";
+        }
+
+        @Override
+        public void close() {
+            grant.sealForRelease("closed");
+        }
+    }
+}
