@@ -1,5 +1,7 @@
 package org.snowkey.keygen.clock;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * The wall clock the generator reads, in milliseconds since 1970 (UTC).
  *
@@ -15,6 +17,26 @@ public interface WallClock {
     /** The current time as precisely as the clock can tell. */
     default long preciseMillis() {
         return millis();
+    }
+
+    /**
+     * Monotonic time for measuring how long a caller has waited, in nanoseconds. A simulated clock returns its
+     * virtual time, so that waits measured against it replay exactly.
+     */
+    default long nanoTime() {
+        return System.nanoTime();
+    }
+
+    /**
+     * Lets about {@code nanos} pass while a caller waits for the clock or a renewal; {@code 0} only yields the
+     * thread. The system clock parks the thread; a simulated clock advances its virtual time instead.
+     */
+    default void parkNanos(final long nanos) {
+        if (nanos <= 0) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(nanos);
+        }
     }
 
     /** The system clock, read through a cheap cached value on the hot path. */

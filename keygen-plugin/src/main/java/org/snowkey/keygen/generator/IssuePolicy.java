@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.config.PropertyNames;
@@ -102,29 +101,25 @@ final class IssuePolicy {
      * @throws IdUnavailableException when the ceiling stays below
      */
     boolean awaitCeiling(final LeaseGrant grant, final long neededWallClock) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(toleranceMillis);
+        long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(toleranceMillis);
         while (grant.ceilingMillis() < neededWallClock) {
             if (grant.isRevoked()) {
                 return false;
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (clock.nanoTime() - deadline >= 0) {
                 throw new IdUnavailableException("SnowKey cannot issue an id: lease ceiling reached. " + grant.holder() + " may issue timestamps up to "
                         + Instant.ofEpochMilli(grant.ceilingMillis()) + " (its reserved-until as last written to the registry), the next id needs "
                         + Instant.ofEpochMilli(neededWallClock) + ", and the lease has not been renewed; is the registry reachable?");
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            clock.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             failIfInterrupted();
         }
         return true;
     }
 
-    private static void sleepFor(final long millis) {
-        if (millis <= 1) {
-            // The next millisecond is close: yielding is cheaper than a timed park and its wake-up latency.
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis - 1));
-        }
+    private void sleepFor(final long millis) {
+        // The next millisecond is close: yielding (parkNanos(0)) is cheaper than a timed park and its wake-up latency.
+        clock.parkNanos(millis <= 1 ? 0 : TimeUnit.MILLISECONDS.toNanos(millis - 1));
         failIfInterrupted();
     }
 
