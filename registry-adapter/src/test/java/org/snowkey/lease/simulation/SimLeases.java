@@ -13,6 +13,6 @@ final class SimLeases {
     }
 
     static LeasedWorkerLease open(final LeaseStore store, final LeaseSettings settings, final IdLayout layout, final LeaseRuntimeOptions options) {
-        return new LeasedWorkerLease(store, settings, layout.workerIdBits(), options);
+        return new LeasedWorkerLease(store, settings, layout, options);
     }
 }

@@ -235,16 +235,19 @@ final class SimSchedule {
         }
         world.runUntil(world.nowMicros() + (durationMillis + 2 * maxSkewMillis + 100) * 1000);
         checkAll();
+        // The pool's layout is the one its records carry (the first instance to write wins); older records carry none.
+        IdLayout recorded = store.entries().values().stream().map(entry -> entry.record().layout()).filter(java.util.Objects::nonNull).findFirst()
+                .orElse(poolLayout);
         List<SimInstance> eligible = new ArrayList<>();
         int heldByOthers = 0;
         for (SimInstance each : instances) {
-            if (each.isRunning() && each.layout().equals(poolLayout)) {
+            if (each.isRunning() && each.layout().equals(recorded)) {
                 eligible.add(each);
             } else if (each.isRunning() && each.heldGrant().isPresent()) {
                 heldByOthers++;
             }
         }
-        int required = Math.min(eligible.size(), poolLayout.workerIdCount() - heldByOthers);
+        int required = Math.min(eligible.size(), recorded.workerIdCount() - heldByOthers);
         List<SimInstance> issuing = new ArrayList<>();
         long retryMillis = Math.max(50, Math.min(1_000, durationMillis / 10));
         for (int round = 0; round < 20 && issuing.size() < required; round++) {
