@@ -208,8 +208,32 @@ final class LeaseAcquirer {
                 LOG.warn("SnowKey could not give back worker id {} at {}: it changed meanwhile", held.workerId(), store.locationOf(held.pool(), held.workerId()));
             }
         } catch (final RuntimeException ex) {
-            LOG.warn("SnowKey could not give back worker id {} at {} ({}); it stays marked with layout {} until repaired", held.workerId(),
-                    store.locationOf(held.pool(), held.workerId()), ex.getMessage(), LayoutText.format(layout));
+            // Possibly not applied: the next acquisition (or close) of this lease reads the number again and retries.
+            ambiguous = claim;
+            LOG.warn("SnowKey could not give back worker id {} at {} ({}); until it does, the record carries layout {}: if this process stops "
+                    + "first, release the record with the lease admin tool", held.workerId(), store.locationOf(held.pool(), held.workerId()),
+                    ex.getMessage(), LayoutText.format(layout));
+        }
+    }
+
+    /**
+     * On close: a claim still unresolved (its answer lost, or refused for another layout) is given back if the store
+     * holds it, so that a failed start does not leave a number held until expiry, nor this layout on the record.
+     */
+    void abandon() {
+        Claim attempt = ambiguous;
+        ambiguous = null;
+        if (attempt == null) {
+            return;
+        }
+        try {
+            Optional<StoredLease> stored = store.read(settings.pool(), attempt.record().workerId());
+            if (stored.isPresent() && stored.get().record().equals(attempt.record())) {
+                giveBack(attempt.at(stored.get().storeVersion()));
+            }
+        } catch (final RuntimeException ex) {
+            LOG.warn("SnowKey could not check worker id {} at {} on close: {}", attempt.record().workerId(),
+                    store.locationOf(settings.pool(), attempt.record().workerId()), ex.getMessage());
         }
     }
 

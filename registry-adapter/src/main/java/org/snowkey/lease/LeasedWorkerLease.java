@@ -333,6 +333,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             if (current != null && !current.grant().isRevoked()) {
                 release(current);
             }
+            acquirer.abandon();
         }
         if (ownScheduler) {
             scheduler.shutdownNow();

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>System properties:
  * <ul>
- *   <li>{@code snowkey.simulation.schedules} (default 100000): how many seeds to run, from {@code snowkey.simulation.first-seed} (default 1);</li>
- *   <li>{@code snowkey.simulation.steps} (default 40): steps per schedule;</li>
+ *   <li>{@code snowkey.simulation.schedules} (the pom runs 200000; {@code -Psimulation-soak} 5000000): how many seeds to run, from {@code snowkey.simulation.first-seed} (default 1);</li>
+ *   <li>{@code snowkey.simulation.steps} (the pom: 60; soak: 120): steps per schedule;</li>
  *   <li>{@code snowkey.simulation.seed}: replay one seed with its trace;</li>
  *   <li>{@code snowkey.simulation.survey=true}: do not stop at the first failure, list the first seed of each kind.</li>
  * </ul>
@@ -132,7 +132,7 @@ class LeaseSimulationTest {
     }
 
     private static int steps() {
-        return Integer.getInteger(PREFIX + "steps", 40);
+        return Integer.getInteger(PREFIX + "steps", 60);
     }
 
     private static Path checkpointRoot() throws IOException {

@@ -58,13 +58,21 @@ final class SimSchedule {
 
     private final IdLayout poolLayout;
 
-    private final StringBuilder trace;
+    /** How likely another instance acts while a store call is in flight, and how deep such actions may nest. */
+    private final double interleaving;
+
+    private static final int MAX_NESTING = 2;
+
+    private int nesting;
+
+    /** No concurrency in the quiet phase: which layout claims the pool first is settled before it. */
+    private boolean quietPhase;
 
     SimSchedule(final long seed, final int steps, final Path checkpointDirectory, final boolean traced) {
-        this.world = new SimWorld(seed);
+        this.world = new SimWorld(seed, traced);
         this.random = world.random();
         this.steps = steps;
-        this.trace = traced ? new StringBuilder() : null;
+        world.interleaver(this::interleave);
         durationMillis = 1_000 + random.nextInt(2_001);
         toleranceMillis = random.nextInt(20);
         maxTimeCacheMillis = random.nextInt(3) == 0 ? 0 : random.nextInt(3_000);
@@ -72,6 +80,7 @@ final class SimSchedule {
         faultRate = random.nextInt(4) == 0 ? 0 : random.nextDouble() * 0.3;
         maxStoreDelayMillis = random.nextInt((int) durationMillis);
         poolLayout = IdLayout.of(1 + random.nextInt(2), random.nextInt(2), EPOCH_MILLIS);
+        interleaving = random.nextInt(3) == 0 ? 0 : random.nextDouble() * 0.3;
         int count = 2 + random.nextInt(3);
         int odd = random.nextInt(4) == 0 ? 1 + random.nextInt(count - 1) : -1;
         for (int i = 0; i < count; i++) {
@@ -89,6 +98,25 @@ final class SimSchedule {
                 return IdLayout.of(base.workerIdBits(), 1 - base.sequenceLowBits(), base.epochMillis());
             default:
                 return IdLayout.of(base.workerIdBits(), base.sequenceLowBits(), base.epochMillis() + 1 + random.nextInt((int) durationMillis));
+        }
+    }
+
+    /** Another instance, not on the stack, issues (and so may acquire, renew or fail) while a store call is in flight. */
+    private void interleave(final java.util.Set<SimInstance> busy) {
+        if (quietPhase || nesting >= MAX_NESTING || interleaving <= 0 || random.nextDouble() >= interleaving) {
+            return;
+        }
+        SimInstance other = instances.get(random.nextInt(instances.size()));
+        if (busy.contains(other)) {
+            return;
+        }
+        nesting++;
+        try {
+            stats.interleavings++;
+            note(other.instanceId() + " acts while a store call is in flight");
+            issue(other);
+        } finally {
+            nesting--;
         }
     }
 
@@ -183,6 +211,15 @@ final class SimSchedule {
         if (!instance.isRunning() || instance.isPausedAt(world.nowMicros())) {
             return false;
         }
+        boolean entered = world.enter(instance);
+        try {
+            return issueNow(instance);
+        } finally {
+            world.leave(instance, entered);
+        }
+    }
+
+    private boolean issueNow(final SimInstance instance) {
         String stream = STREAMS[random.nextInt(4) == 0 ? 1 : 0];
         int count = random.nextInt(3) == 0 ? 1 + random.nextInt(16) : 1;
         try {
@@ -227,6 +264,7 @@ final class SimSchedule {
      */
     private void quiet() {
         note("quiet phase");
+        quietPhase = true;
         for (SimInstance each : instances) {
             if (each.isRunning()) {
                 each.client().faults(0, 0);
@@ -236,8 +274,19 @@ final class SimSchedule {
         world.runUntil(world.nowMicros() + (durationMillis + 2 * maxSkewMillis + 100) * 1000);
         checkAll();
         // The pool's layout is the one its records carry (the first instance to write wins); older records carry none.
-        IdLayout recorded = store.entries().values().stream().map(entry -> entry.record().layout()).filter(java.util.Objects::nonNull).findFirst()
-                .orElse(poolLayout);
+        java.util.Set<IdLayout> layouts = new java.util.HashSet<>();
+        store.entries().values().forEach(entry -> {
+            if (entry.record().layout() != null) {
+                layouts.add(entry.record().layout());
+            }
+        });
+        if (layouts.size() > 1) {
+            // Two layouts refused each other and a give-back failed on a store fault: the pool fails closed until an
+            // operator releases the stray record (docs/lease-safety.md). Nothing is required to issue.
+            stats.poolsLeftWithTwoLayouts++;
+            return;
+        }
+        IdLayout recorded = layouts.isEmpty() ? poolLayout : layouts.iterator().next();
         List<SimInstance> eligible = new ArrayList<>();
         int heldByOthers = 0;
         for (SimInstance each : instances) {
@@ -267,13 +316,11 @@ final class SimSchedule {
     }
 
     private void note(final String event) {
-        if (trace != null) {
-            trace.append(String.format("%10.3f ms  %s%n", world.nowMicros() / 1000.0, event));
-        }
+        world.note(event);
     }
 
     String trace() {
-        return trace == null ? "(run with -Dsnowkey.simulation.seed=" + world.seed() + " to print the trace)" : trace.toString();
+        return world.trace();
     }
 
     long seed() {

@@ -28,6 +28,10 @@ final class SimStats {
 
     long layoutRefusals;
 
+    long interleavings;
+
+    long poolsLeftWithTwoLayouts;
+
     long simulatedMillis;
 
     final Map<String, Long> faults = new TreeMap<>();
@@ -44,6 +48,8 @@ final class SimStats {
         restarts += other.restarts;
         releases += other.releases;
         layoutRefusals += other.layoutRefusals;
+        interleavings += other.interleavings;
+        poolsLeftWithTwoLayouts += other.poolsLeftWithTwoLayouts;
         simulatedMillis += other.simulatedMillis;
         other.faults.forEach((kind, count) -> faults.merge(kind, count, Long::sum));
     }
@@ -55,8 +61,8 @@ final class SimStats {
     @Override
     public synchronized String toString() {
         return String.format("%,d schedules, %,d steps, %,d ids issued, %,d invariant checks, %,d store calls, %,d faults "
-                + "(store %s; %,d crashes, %,d pauses, %,d clock jumps), %,d restarts, %,d graceful releases, %,d layout refusals, %,d simulated seconds",
+                + "(store %s; %,d crashes, %,d pauses, %,d clock jumps), %,d restarts, %,d graceful releases, %,d layout refusals, %,d actions interleaved with store calls, %,d pools left with two layouts, %,d simulated seconds",
                 schedules, steps, ids, invariantChecks, storeCalls, totalFaults(), faults, crashes, pauses, clockJumps, restarts, releases, layoutRefusals,
-                simulatedMillis / 1000);
+                interleavings, poolsLeftWithTwoLayouts, simulatedMillis / 1000);
     }
 }

@@ -110,7 +110,11 @@ final class SimStoreClient implements LeaseStore {
             throw new LeaseStoreUnavailableException("simulated store client closed", null);
         }
         stats.storeCalls++;
+        world.whileInStoreCall(writer.instance());
         Fault fault = nextFault(write);
+        if (fault != Fault.NONE) {
+            world.note(writer.instance().instanceId() + " store " + (write ? "write" : "read") + ": " + fault);
+        }
         switch (fault) {
             case REFUSED:
                 failedCalls++;

@@ -1,7 +1,10 @@
 package org.snowkey.lease.simulation;
 
+import java.util.HashSet;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The one seeded scheduler a simulated schedule runs on: virtual time in microseconds, a queue of timed tasks
@@ -21,9 +24,62 @@ final class SimWorld {
 
     private long sequence;
 
-    SimWorld(final long seed) {
+    private final StringBuilder trace;
+
+    /** Instances inside an action or store call right now: an interleaved action never re-enters one of them. */
+    private final Set<SimInstance> busy = new HashSet<>();
+
+    private Consumer<Set<SimInstance>> interleaver = busyNow -> { };
+
+    SimWorld(final long seed, final boolean traced) {
         this.seed = seed;
         this.random = new Random(seed);
+        this.trace = traced ? new StringBuilder() : null;
+    }
+
+    /** What runs another instance's action in the middle of a store call: see {@link #whileInStoreCall}. */
+    void interleaver(final Consumer<Set<SimInstance>> action) {
+        this.interleaver = action;
+    }
+
+    /**
+     * A store call of {@code caller} is in flight: another instance (none of those already on the stack) may act
+     * meanwhile, which is how the simulator plays concurrent processes, e.g. two instances starting on one pool.
+     */
+    void whileInStoreCall(final SimInstance caller) {
+        boolean added = busy.add(caller);
+        try {
+            interleaver.accept(busy);
+        } finally {
+            if (added) {
+                busy.remove(caller);
+            }
+        }
+    }
+
+    /** Marks an instance as acting (an action or a task of it is on the stack). */
+    boolean enter(final SimInstance instance) {
+        return busy.add(instance);
+    }
+
+    void leave(final SimInstance instance, final boolean entered) {
+        if (entered) {
+            busy.remove(instance);
+        }
+    }
+
+    boolean isBusy(final SimInstance instance) {
+        return busy.contains(instance);
+    }
+
+    void note(final String event) {
+        if (trace != null) {
+            trace.append(String.format("%10.3f ms  %s%n", nowMicros / 1000.0, event));
+        }
+    }
+
+    String trace() {
+        return trace == null ? "" : trace.toString();
     }
 
     long seed() {
@@ -69,7 +125,12 @@ final class SimWorld {
                 tasks.add(new Task(task.owner.pausedUntilMicros(), sequence++, task.owner, task.incarnation, task.body));
                 continue;
             }
-            task.body.run();
+            boolean entered = enter(task.owner);
+            try {
+                task.body.run();
+            } finally {
+                leave(task.owner, entered);
+            }
         }
         nowMicros = Math.max(nowMicros, targetMicros);
     }
