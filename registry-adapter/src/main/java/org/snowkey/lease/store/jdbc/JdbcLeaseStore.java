@@ -288,10 +288,18 @@ public final class JdbcLeaseStore implements LeaseStore {
     private <T> T withConnection(final String action, final SqlWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             limitNetworkWaits(connection);
-            if (!tableReady) {
-                ensureTable(connection);
+            try {
+                if (!tableReady) {
+                    ensureTable(connection);
+                }
+                return work.run(connection);
+            } catch (final SQLException ex) {
+                // The pool hands a connection used in the last half second out again without testing it, and not every
+                // driver's broken-connection error is one HikariCP recognises (H2's "session closed"): a connection whose
+                // statement failed is not reused, or a lease could keep failing on a dead one after the database is back.
+                dataSource.evictConnection(connection);
+                throw ex;
             }
-            return work.run(connection);
         } catch (final SQLException ex) {
             throw new LeaseStoreUnavailableException("SnowKey could not " + action + ": " + redactor.messages(ex), redactor.clean(ex));
         }
