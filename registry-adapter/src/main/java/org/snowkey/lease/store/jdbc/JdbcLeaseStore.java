@@ -136,7 +136,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                 select.setString(1, pool);
                 select.setInt(2, workerId);
                 try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? Optional.of(LeaseRowReader.read(row, locationOf(pool, workerId))) : Optional.<StoredLease>empty();
+                    return row.next() ? Optional.of(LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn)) : Optional.<StoredLease>empty();
                 }
             }
         });
@@ -155,7 +155,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                         // column holding garbage cannot be attributed to a number, so it fails the whole listing.
                         int workerId = workerIdOf(row, pool);
                         try {
-                            leases.put(workerId, LeaseRowReader.read(row, locationOf(pool, workerId)));
+                            leases.put(workerId, LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn));
                         } catch (final CorruptLeaseRecordException ex) {
                             corrupt.put(workerId, ex);
                         }
@@ -172,7 +172,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         try {
             return Integer.parseInt(text.trim());
         } catch (final NumberFormatException | NullPointerException ex) {
-            throw new CorruptLeaseRecordException("a row of pool '" + pool + "' in table " + table + " in " + settings.safeUrl(), LeaseRowReader.content(row), ex);
+            throw new CorruptLeaseRecordException("a row of pool '" + pool + "' in table " + table + " in " + settings.safeUrl(), LeaseRowReader.content(row, layoutColumn), ex);
         }
     }
 

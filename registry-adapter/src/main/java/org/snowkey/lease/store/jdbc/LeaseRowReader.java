@@ -42,9 +42,14 @@ final class LeaseRowReader {
 
     /** The raw text of the current row, for messages. */
     static String content(final ResultSet row) throws SQLException {
+        return content(row, false);
+    }
+
+    /** The raw text of the current row, for messages; {@code withLayout} when the SELECT listed {@link #COLUMNS_WITH_LAYOUT}. */
+    static String content(final ResultSet row, final boolean withLayout) throws SQLException {
         String content = "pool=" + row.getString(1) + ", worker_id=" + row.getString(2) + ", owner=" + row.getString(3) + ", version=" + row.getString(4)
                 + ", fencing_token=" + row.getString(5) + ", expires_at=" + row.getString(6) + ", reserved_until=" + row.getString(7)
-                + ", state=" + row.getString(8) + (hasLayout(row) ? ", id_layout=" + row.getString(9) : "");
+                + ", state=" + row.getString(8) + (withLayout ? ", id_layout=" + row.getString(9) : "");
         return content.length() <= MAX_CONTENT_CHARS ? content : content.substring(0, MAX_CONTENT_CHARS) + "...";
     }
 
@@ -55,7 +60,16 @@ final class LeaseRowReader {
      * @throws CorruptLeaseRecordException when a value is missing, negative, out of range or unknown
      */
     static StoredLease read(final ResultSet row, final String location) throws SQLException {
-        String content = content(row);
+        return read(row, location, false);
+    }
+
+    /**
+     * Parses the current row of a SELECT of {@link #COLUMNS_WITH_LAYOUT} ({@code withLayout}) or {@link #COLUMNS}.
+     *
+     * @throws CorruptLeaseRecordException when a value is missing, negative, out of range or unknown, or the layout is not one SnowKey wrote
+     */
+    static StoredLease read(final ResultSet row, final String location, final boolean withLayout) throws SQLException {
+        String content = content(row, withLayout);
         try {
             String pool = required(row.getString(1), "pool");
             int workerId = (int) bounded(row.getString(2), "worker_id", Integer.MAX_VALUE);
@@ -66,16 +80,12 @@ final class LeaseRowReader {
             long reservedUntil = bounded(row.getString(7), "reserved_until", MAX_TIME_MILLIS);
             LeaseRecord.State state = state(row.getString(8));
             // NULL (a row of an older SnowKey, or a table without the column): unknown, the next writer adopts the number.
-            String layout = hasLayout(row) ? row.getString(9) : null;
+            String layout = withLayout ? row.getString(9) : null;
             return new StoredLease(new LeaseRecord(pool, workerId, owner, fencingToken, expiresAt, reservedUntil, state,
                     layout == null ? null : LayoutText.parse(layout)), version);
         } catch (final IllegalArgumentException ex) {
             throw new CorruptLeaseRecordException(location, content, ex);
         }
-    }
-
-    private static boolean hasLayout(final ResultSet row) throws SQLException {
-        return row.getMetaData().getColumnCount() >= 9;
     }
 
     private static String required(final String value, final String column) {
