@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseStatus;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -78,14 +79,14 @@ public final class LeasedWorkerLease implements WorkerLease {
     /**
      * @param store where the records live; closed with the lease
      * @param settings the shared lease settings
-     * @param workerIdBits the pool has {@code 2^workerIdBits} numbers
+     * @param layout the id layout: the pool has {@code 2^workerIdBits} numbers, and every record carries the layout
      * @param options clock, scheduler and checkpoint
      */
-    public LeasedWorkerLease(final LeaseStore store, final LeaseSettings settings, final int workerIdBits, final LeaseRuntimeOptions options) {
+    public LeasedWorkerLease(final LeaseStore store, final LeaseSettings settings, final IdLayout layout, final LeaseRuntimeOptions options) {
         this.store = store;
         this.settings = settings;
         this.clock = options.clock();
-        this.acquirer = new LeaseAcquirer(store, settings, workerIdBits, clock);
+        this.acquirer = new LeaseAcquirer(store, settings, layout, clock);
         this.checkpoint = options.checkpoint() != null ? options.checkpoint() : WorkerIdCheckpoint.inDefaultDirectory(store.describe() + "|" + settings.pool());
         this.ownScheduler = options.renewalScheduler() == null;
         this.scheduler = ownScheduler ? Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -219,7 +220,8 @@ public final class LeasedWorkerLease implements WorkerLease {
             }
             // Never lower a reservation already written: ids up to it may have been issued.
             long reservedUntil = Math.max(held.reservedUntil(), now + settings.durationMillis());
-            LeaseRecord renewed = new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), reservedUntil, reservedUntil, LeaseRecord.State.HELD);
+            LeaseRecord renewed = new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), reservedUntil, reservedUntil, LeaseRecord.State.HELD,
+                    acquirer.layout());
             try {
                 Optional<Long> version = store.compareAndSet(renewed, target.storeVersion());
                 if (version.isPresent()) {
@@ -331,6 +333,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             if (current != null && !current.grant().isRevoked()) {
                 release(current);
             }
+            acquirer.abandon();
         }
         if (ownScheduler) {
             scheduler.shutdownNow();
@@ -338,15 +341,26 @@ public final class LeasedWorkerLease implements WorkerLease {
         store.close();
     }
 
-    /** Writes the exact high-water mark; on failure the record simply expires, reserved as last renewed. */
+    /**
+     * Writes the exact high-water mark; on failure the record simply expires, reserved as last renewed. A failed
+     * compare-and-set is checked like a renewal's: a renewal applied with its answer lost left the record ours at a
+     * newer version, and the release goes through against that version.
+     */
     private void release(final Holding current) {
         long highWater = current.grant().sealForRelease("released: the lease was closed");
         LeaseRecord held = current.record();
         long now = clock.preciseMillis();
         LeaseRecord released = new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), Math.max(now, highWater), highWater,
-                LeaseRecord.State.RELEASED);
+                LeaseRecord.State.RELEASED, acquirer.layout());
         try {
-            if (store.compareAndSet(released, current.storeVersion()).isPresent()) {
+            Optional<Long> version = store.compareAndSet(released, current.storeVersion());
+            if (version.isEmpty()) {
+                Optional<StoredLease> stored = store.read(held.pool(), held.workerId());
+                if (stored.isPresent() && current.isOwnRecord(stored.get().record())) {
+                    version = store.compareAndSet(released, stored.get().storeVersion());
+                }
+            }
+            if (version.isPresent()) {
                 LOG.info("SnowKey released {} with high-water mark {}", current.grant().holder(), Instant.ofEpochMilli(highWater));
             } else {
                 LOG.warn("SnowKey did not release {}: the record changed meanwhile (taken over)", current.grant().holder());

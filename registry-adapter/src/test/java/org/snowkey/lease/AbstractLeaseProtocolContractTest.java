@@ -3,6 +3,7 @@ package org.snowkey.lease;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,14 +31,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.IdUnavailableException;
+import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseStatus;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
+import org.snowkey.lease.store.LayoutText;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.store.StoredLease;
+import org.snowkey.lease.testing.AmbiguousStore;
 import org.snowkey.lease.testing.Ids;
+import org.snowkey.lease.testing.ManualScheduler;
 import org.snowkey.lease.testing.PausableClock;
 import org.snowkey.lease.testing.PausableScheduler;
 
@@ -109,7 +114,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         LeaseSettings settings = new LeaseSettings(pool, durationMillis, acquireTimeoutMillis, instanceId);
         LeaseRuntimeOptions withCheckpoint = options.checkpoint() != null ? options
                 : options.withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve(instanceId), pool));
-        return closeLater(new LeasedWorkerLease(openStore(), settings, workerIdBits, withCheckpoint));
+        return closeLater(new LeasedWorkerLease(openStore(), settings, Ids.layout(workerIdBits), withCheckpoint));
     }
 
     protected LeasedWorkerLease lease(final String instanceId, final int workerIdBits, final long durationMillis, final long acquireTimeoutMillis) {
@@ -458,6 +463,76 @@ public abstract class AbstractLeaseProtocolContractTest {
         assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
         assertFalse(lease.status().healthy());
         assertEquals("closed", lease.status().problem());
+    }
+
+    // Issue 9, problem 2: one pool, one layout. Every record carries its writer's layout; another layout is refused.
+    @Test
+    void anInstanceOfAnotherLayoutFailsAtStartNamingBothLayoutsAndThePool() {
+        IdLayout poolLayout = Ids.layout(3);
+        LeasedWorkerLease first = lease("layout-first", 3, 60_000, 5_000);
+        int held = first.currentGrant().workerId();
+        assertEquals(poolLayout, readRecord(held).record().layout());
+        List<IdLayout> others = List.of(Ids.layout(4), IdLayout.of(3, 0, poolLayout.epochMillis()), IdLayout.of(3, 1, poolLayout.epochMillis() + 1));
+        for (IdLayout other : others) {
+            LeasedWorkerLease second = closeLater(new LeasedWorkerLease(openStore(), new LeaseSettings(pool, 60_000, 0, "layout-other"), other,
+                    LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("other"), pool))));
+            LeaseUnavailableException refused = assertThrows(LeaseUnavailableException.class, second::currentGrant, other.toString());
+            assertTrue(refused.getMessage().contains(LayoutText.format(poolLayout)) && refused.getMessage().contains(LayoutText.format(other))
+                    && refused.getMessage().contains("'" + pool + "'"), refused.getMessage());
+            second.close();
+        }
+        try (LeaseStore store = openStore()) {
+            store.list(pool).leases().values().forEach(each -> assertEquals(poolLayout, each.record().layout(), each.toString()));
+        }
+    }
+
+    @Test
+    void recordsOfAnOlderSnowKeyWithoutALayoutAreAdoptedAndThenCarryIt() {
+        try (LeaseStore store = openStore()) {
+            store.create(new LeaseRecord(pool, 0, "older-snowkey", 3, 1_000, 1_000, LeaseRecord.State.RELEASED)).orElseThrow();
+            store.create(new LeaseRecord(pool, 1, "older-snowkey", 1, 2_000, 2_000, LeaseRecord.State.RELEASED)).orElseThrow();
+        }
+        assertNull(readRecord(0).record().layout());
+        LeasedWorkerLease lease = lease("current-snowkey", 1, 60_000, 5_000);
+        int number = lease.currentGrant().workerId();
+        assertEquals(Ids.layout(1), readRecord(number).record().layout());
+        assertNull(readRecord(1 - number).record().layout());
+    }
+
+    // Issue 9, problem 4: a renewal applied with its answer lost must not stop the graceful release.
+    @Test
+    void aReleaseAfterARenewalWhoseAnswerWasLostStillReleases() {
+        AmbiguousStore store = new AmbiguousStore(openStore());
+        ManualScheduler renewals = new ManualScheduler();
+        try {
+            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 5_000, "ambiguous-renewal"), Ids.layout(3),
+                    LeaseRuntimeOptions.defaults().withRenewalScheduler(renewals).withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool))));
+            int number = lease.currentGrant().workerId();
+            long versionBefore = readRecord(number).storeVersion();
+            store.loseTheAnswerOfTheNextCompareAndSet();
+            renewals.runNext();
+            assertTrue(store.fired());
+            assertNotEquals(versionBefore, readRecord(number).storeVersion(), "the renewal was applied");
+            lease.close();
+            StoredLease after = readRecord(number);
+            assertEquals(LeaseRecord.State.RELEASED, after.record().state(), after.toString());
+        } finally {
+            renewals.shutdownNow();
+        }
+    }
+
+    // Issue 9, problem 5: a claim applied with its answer lost is adopted on retry, never leaked.
+    @Test
+    void aClaimWhoseAnswerWasLostIsAdoptedNotLeaked() {
+        AmbiguousStore store = new AmbiguousStore(openStore());
+        store.loseTheAnswerOfTheNextCreate();
+        LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "ambiguous-claim"), Ids.layout(1),
+                LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("first"), pool))));
+        int held = first.currentGrant().workerId();
+        assertTrue(store.fired());
+        // A pool of two: the other number must still be free for the second instance.
+        LeasedWorkerLease second = lease("second", 1, 60_000, 0);
+        assertNotEquals(held, second.currentGrant().workerId());
     }
 
     protected StoredLease readRecord(final int workerId) {

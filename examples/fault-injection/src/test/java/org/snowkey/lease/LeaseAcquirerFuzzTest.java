@@ -15,6 +15,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
@@ -48,7 +49,7 @@ class LeaseAcquirerFuzzTest {
             LeaseRecord old = new LeaseRecord(POOL, 0, "previous", token, expiresAt, reservedUntil, random.nextBoolean() ? LeaseRecord.State.HELD
                     : LeaseRecord.State.RELEASED);
             store.put(old);
-            LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, 1, WallClock.system());
+            LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, IdLayout.of(1, 0, IdLayout.defaults().epochMillis()), WallClock.system());
             Holding holding;
             try {
                 holding = acquirer.acquire(OptionalInt.of(0));
@@ -87,7 +88,7 @@ class LeaseAcquirerFuzzTest {
                             ? LeaseRecord.State.HELD : LeaseRecord.State.RELEASED));
                 }
             }
-            LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, bits, WallClock.system());
+            LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, IdLayout.of(bits, 0, IdLayout.defaults().epochMillis()), WallClock.system());
             try {
                 Holding holding = acquirer.acquire(OptionalInt.of(corrupt));
                 assertNotEquals(corrupt, holding.grant().workerId(), "the corrupt record of worker id " + corrupt + " was claimed");

@@ -1,6 +1,5 @@
 package org.snowkey.keygen.clock;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -10,8 +9,8 @@ import java.util.concurrent.locks.LockSupport;
  * hot path to decide that an id's timestamp has already been reached. When that cheap reading says no, the
  * generator asks {@link #preciseMillis()} before it waits. Tests inject their own clock to move time back.
  *
- * <p>Every wait of the generator (for the next millisecond, for a renewal) goes through {@link #pause} and every
- * deadline through {@link #elapsedNanos}, so that a model checker or a simulator can run the generator on virtual
+ * <p>Every wait of the generator (for the next millisecond, for a renewal) goes through {@link #parkNanos} and every
+ * deadline through {@link #nanoTime}, so that a model checker or a simulator can run the generator on virtual
  * time, where a wait lets time pass instead of blocking a thread.
  */
 public interface WallClock {
@@ -25,21 +24,23 @@ public interface WallClock {
     }
 
     /**
-     * Lets about {@code millis} ms pass on this clock. The system clock yields the thread for a wait of a millisecond
-     * or less (the next millisecond is close: cheaper than a timed park and its wake-up latency) and parks it
-     * otherwise; a virtual clock moves its time forward.
+     * Monotonic time for measuring how long a caller has waited, in nanoseconds. A simulated clock returns its
+     * virtual time, so that waits measured against it replay exactly.
      */
-    default void pause(final long millis) {
-        if (millis <= 1) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis - 1));
-        }
+    default long nanoTime() {
+        return System.nanoTime();
     }
 
-    /** A monotonic reading for deadlines, in nanoseconds from an arbitrary origin. */
-    default long elapsedNanos() {
-        return System.nanoTime();
+    /**
+     * Lets about {@code nanos} pass while a caller waits for the clock or a renewal; {@code 0} only yields the
+     * thread. The system clock parks the thread; a simulated clock advances its virtual time instead.
+     */
+    default void parkNanos(final long nanos) {
+        if (nanos <= 0) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(nanos);
+        }
     }
 
     /** The system clock, read through a cheap cached value on the hot path. */

@@ -91,7 +91,7 @@ final class IssuePolicy {
             }
             clockBackWaits.increment();
         }
-        pause(wait);
+        sleepFor(wait);
     }
 
     /**
@@ -119,7 +119,7 @@ final class IssuePolicy {
                         + toleranceMillis + " ms of it; synchronise the clocks (NTP)");
             }
             clockBackWaits.increment();
-            pause(wait);
+            sleepFor(wait);
         }
     }
 
@@ -130,23 +130,25 @@ final class IssuePolicy {
      * @throws IdUnavailableException when the ceiling stays below
      */
     boolean awaitCeiling(final LeaseGrant grant, final long neededWallClock) {
-        long deadline = clock.elapsedNanos() + TimeUnit.MILLISECONDS.toNanos(toleranceMillis);
+        long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(toleranceMillis);
         while (grant.ceilingMillis() < neededWallClock) {
             if (grant.isRevoked()) {
                 return false;
             }
-            if (clock.elapsedNanos() - deadline >= 0) {
+            if (clock.nanoTime() - deadline >= 0) {
                 throw new IdUnavailableException("SnowKey cannot issue an id: lease ceiling reached. " + grant.holder() + " may issue timestamps up to "
                         + Instant.ofEpochMilli(grant.ceilingMillis()) + " (its reserved-until as last written to the registry), the next id needs "
                         + Instant.ofEpochMilli(neededWallClock) + ", and the lease has not been renewed; is the registry reachable?");
             }
-            pause(1);
+            clock.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            failIfInterrupted();
         }
         return true;
     }
 
-    private void pause(final long millis) {
-        clock.pause(millis);
+    private void sleepFor(final long millis) {
+        // The next millisecond is close: yielding (parkNanos(0)) is cheaper than a timed park and its wake-up latency.
+        clock.parkNanos(millis <= 1 ? 0 : TimeUnit.MILLISECONDS.toNanos(millis - 1));
         failIfInterrupted();
     }
 

@@ -105,7 +105,7 @@ public final class SnowKeyRuntime {
                 throw new InvalidSettingException(PropertyNames.WORKER_ID, settings.workerId(),
                         "a static worker id and " + PropertyNames.LEASE_REGISTRY + " = '" + registry + "' exclude each other; remove one");
             }
-            return leased(settings, provider(registry), new LeaseRequest(copy, settings.layout().workerIdBits(), clusterRegistry, modeResolved));
+            return leased(settings, provider(registry), new LeaseRequest(copy, settings.layout(), clusterRegistry, modeResolved));
         }
         if (settings.workerId() != null) {
             return staticPlan(settings, settings.workerId(), false);
@@ -119,7 +119,7 @@ public final class SnowKeyRuntime {
                         + " (available: " + providers.keySet() + "; add snowkey-registry-adapter for zookeeper and jdbc). Set "
                         + PropertyNames.LEASE_REGISTRY + ", or a " + PropertyNames.WORKER_ID + " unique to this instance");
             }
-            return leased(settings, provider, new LeaseRequest(copy, settings.layout().workerIdBits(), clusterRegistry, modeResolved));
+            return leased(settings, provider, new LeaseRequest(copy, settings.layout(), clusterRegistry, modeResolved));
         }
         return staticPlan(settings, 0, true);
     }

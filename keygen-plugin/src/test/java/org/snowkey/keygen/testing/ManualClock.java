@@ -1,5 +1,6 @@
 package org.snowkey.keygen.testing;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.snowkey.keygen.clock.WallClock;
@@ -33,9 +34,10 @@ public final class ManualClock implements WallClock {
 
     /** With {@link #advanceOnPause(boolean)}, a generator's wait lets the time it waits for pass; else it yields. */
     @Override
-    public void pause(final long millis) {
+    public void parkNanos(final long nanos) {
         if (advanceOnPause) {
-            now.addAndGet(Math.max(1, millis));
+            // parkNanos(0) is a wait for the next millisecond; a longer park stops short of the millisecond it waits for.
+            now.addAndGet(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos) + 1));
         } else {
             Thread.yield();
         }

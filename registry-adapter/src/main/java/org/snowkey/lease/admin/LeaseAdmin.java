@@ -81,6 +81,8 @@ public final class LeaseAdmin {
             out.printf("worker id %d of pool '%s' is already released%n", workerId, pool);
             return false;
         }
+        // Without a layout: a manual release is also how an operator clears the layout a refused instance left behind
+        // (registry-adapter/docs/lease-safety.md); the pool's other records still carry its layout.
         LeaseRecord released = new LeaseRecord(record.pool(), record.workerId(), record.owner(), record.fencingToken(), record.expiresAt(),
                 record.reservedUntil(), LeaseRecord.State.RELEASED);
         if (store.compareAndSet(released, stored.get().storeVersion()).isEmpty()) {

@@ -1,7 +1,9 @@
 package org.snowkey.lease.store;
 
+import org.snowkey.keygen.layout.IdLayout;
+
 /**
- * One worker id's lease record as stored in a registry (DESIGN section 3).
+ * One worker id's lease record as stored in a registry (docs/design.md, leases).
  *
  * @param pool the pool the number belongs to
  * @param workerId the number
@@ -10,8 +12,16 @@ package org.snowkey.lease.store;
  * @param expiresAt epoch ms after which others may take the number over (liveness only)
  * @param reservedUntil the highest wall-clock ms the holder may issue; a successor starts above it
  * @param state HELD or RELEASED
+ * @param layout the id layout of the writer, which every instance of the pool must share; null in records written
+ *               before SnowKey stored it (unknown: the next writer adopts the number and writes its own)
  */
-public record LeaseRecord(String pool, int workerId, String owner, long fencingToken, long expiresAt, long reservedUntil, State state) {
+public record LeaseRecord(String pool, int workerId, String owner, long fencingToken, long expiresAt, long reservedUntil, State state, IdLayout layout) {
+
+    /** A record that does not say its layout (written by an older SnowKey, or by tests of the store alone). */
+    public LeaseRecord(final String pool, final int workerId, final String owner, final long fencingToken, final long expiresAt, final long reservedUntil,
+                       final State state) {
+        this(pool, workerId, owner, fencingToken, expiresAt, reservedUntil, state, null);
+    }
 
     /** Whether a holder claims the number. An expired HELD record is free to take over too. */
     public enum State {
@@ -22,5 +32,10 @@ public record LeaseRecord(String pool, int workerId, String owner, long fencingT
     /** True when a new holder may claim the number at {@code nowMillis}. */
     public boolean isClaimable(final long nowMillis) {
         return state == State.RELEASED || expiresAt < nowMillis;
+    }
+
+    /** The layout as stored text, or null when the record does not say. */
+    public String layoutText() {
+        return layout == null ? null : LayoutText.format(layout);
     }
 }

@@ -1,8 +1,14 @@
 package org.snowkey.lease.store.jdbc;
 
+import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
@@ -21,6 +27,8 @@ public final class JdbcLeaseProvider implements WorkerLeaseProvider {
 
     public static final String REGISTRY = "jdbc";
 
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcLeaseProvider.class);
+
     @Override
     public String registry() {
         return REGISTRY;
@@ -36,11 +44,25 @@ public final class JdbcLeaseProvider implements WorkerLeaseProvider {
         PropertyReader reader = new PropertyReader(request.props());
         LeaseSettings lease = LeaseSettings.parse(reader);
         JdbcStoreSettings store = JdbcLeaseProps.parse(reader, lease);
-        return new Prepared(lease, store, request.workerIdBits());
+        return new Prepared(lease, store, request.layout());
+    }
+
+    /**
+     * A database that lives inside this process (H2, HSQLDB or Derby in memory, SQLite in memory) leases nothing
+     * across processes: every process sees its own empty table and takes worker id 0. Fine for a test, a duplicate
+     * factory in production, so it is said once at start-up.
+     */
+    static Optional<String> processLocalWarning(final String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        boolean local = lower.startsWith("jdbc:h2:mem:") || lower.startsWith("jdbc:hsqldb:mem:") || lower.startsWith("jdbc:derby:memory:")
+                || lower.startsWith("jdbc:sqlite::memory:") || lower.startsWith("jdbc:sqlite:file::memory:");
+        return local ? Optional.of("SnowKey leases worker ids in " + JdbcUrls.withoutCredentials(url) + ", an in-memory database of this process: it leases "
+                + "nothing across processes, and every other process using the same URL gets the same worker ids. Use a shared database server for "
+                + PropertyNames.LEASE_REGISTRY + " = jdbc") : Optional.empty();
     }
 
     /** A validated JDBC lease, not yet connected. */
-    private record Prepared(LeaseSettings lease, JdbcStoreSettings store, int workerIdBits) implements PreparedLease {
+    private record Prepared(LeaseSettings lease, JdbcStoreSettings store, IdLayout layout) implements PreparedLease {
 
         /** The URL without credentials: the same table reached with other credentials is the same scope. */
         @Override
@@ -50,7 +72,8 @@ public final class JdbcLeaseProvider implements WorkerLeaseProvider {
 
         @Override
         public WorkerLease open() {
-            return new LeasedWorkerLease(new JdbcLeaseStore(store), lease, workerIdBits, LeaseRuntimeOptions.defaults());
+            processLocalWarning(store.url()).ifPresent(warning -> LOG.warn(warning));
+            return new LeasedWorkerLease(new JdbcLeaseStore(store), lease, layout, LeaseRuntimeOptions.defaults());
         }
 
         @Override

@@ -40,6 +40,29 @@ public final class JdbcLeaseSchema {
         }
     }
 
+    /** Whether the table has the layout column (tables created before SnowKey stored the layout do not). */
+    static boolean hasLayoutColumn(final Connection connection, final JdbcTableName table, final int timeoutSeconds) {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.executeQuery("SELECT " + LeaseRowReader.LAYOUT_COLUMN + " FROM " + table.value() + " WHERE 1 = 0").close();
+            return true;
+        } catch (final SQLException ex) {
+            return false;
+        }
+    }
+
+    /** The statement that adds the layout column to a table of an older SnowKey; the same on H2, MySQL/MariaDB and PostgreSQL. */
+    public static String addLayoutColumn(final JdbcTableName table) {
+        return "ALTER TABLE " + table.value() + " ADD COLUMN " + LeaseRowReader.LAYOUT_COLUMN + " VARCHAR(128)";
+    }
+
+    static void addLayoutColumn(final Connection connection, final JdbcTableName table, final int timeoutSeconds) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.execute(addLayoutColumn(table));
+        }
+    }
+
     /**
      * Creates the table. {@code IF NOT EXISTS} lets concurrent first starts race safely on most databases;
      * PostgreSQL may still fail the loser of a simultaneous CREATE, so callers check existence again after a

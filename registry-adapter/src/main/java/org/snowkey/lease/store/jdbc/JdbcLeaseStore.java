@@ -69,6 +69,9 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     private volatile boolean tableReady;
 
+    /** False for a table of an older SnowKey that could not be given the layout column: layouts are then neither stored nor checked. */
+    private volatile boolean layoutColumn = true;
+
     public JdbcLeaseStore(final JdbcStoreSettings settings) {
         this.settings = settings;
         this.redactor = settings.redactor();
@@ -129,11 +132,11 @@ public final class JdbcLeaseStore implements LeaseStore {
     @Override
     public Optional<StoredLease> read(final String pool, final int workerId) {
         return withConnection("read " + locationOf(pool, workerId), connection -> {
-            try (PreparedStatement select = prepare(connection, "SELECT " + LeaseRowReader.COLUMNS + " FROM " + table + " WHERE pool = ? AND worker_id = ?")) {
+            try (PreparedStatement select = prepare(connection, "SELECT " + columns() + " FROM " + table + " WHERE pool = ? AND worker_id = ?")) {
                 select.setString(1, pool);
                 select.setInt(2, workerId);
                 try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? Optional.of(LeaseRowReader.read(row, locationOf(pool, workerId))) : Optional.<StoredLease>empty();
+                    return row.next() ? Optional.of(LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn)) : Optional.<StoredLease>empty();
                 }
             }
         });
@@ -144,7 +147,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         return withConnection("list pool '" + pool + "' of table " + table + " in " + settings.safeUrl(), connection -> {
             Map<Integer, StoredLease> leases = new TreeMap<>();
             Map<Integer, CorruptLeaseRecordException> corrupt = new TreeMap<>();
-            try (PreparedStatement select = prepare(connection, "SELECT " + LeaseRowReader.COLUMNS + " FROM " + table + " WHERE pool = ? ORDER BY worker_id")) {
+            try (PreparedStatement select = prepare(connection, "SELECT " + columns() + " FROM " + table + " WHERE pool = ? ORDER BY worker_id")) {
                 select.setString(1, pool);
                 try (ResultSet row = select.executeQuery()) {
                     while (row.next()) {
@@ -152,7 +155,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                         // column holding garbage cannot be attributed to a number, so it fails the whole listing.
                         int workerId = workerIdOf(row, pool);
                         try {
-                            leases.put(workerId, LeaseRowReader.read(row, locationOf(pool, workerId)));
+                            leases.put(workerId, LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn));
                         } catch (final CorruptLeaseRecordException ex) {
                             corrupt.put(workerId, ex);
                         }
@@ -169,7 +172,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         try {
             return Integer.parseInt(text.trim());
         } catch (final NumberFormatException | NullPointerException ex) {
-            throw new CorruptLeaseRecordException("a row of pool '" + pool + "' in table " + table + " in " + settings.safeUrl(), LeaseRowReader.content(row), ex);
+            throw new CorruptLeaseRecordException("a row of pool '" + pool + "' in table " + table + " in " + settings.safeUrl(), LeaseRowReader.content(row, layoutColumn), ex);
         }
     }
 
@@ -178,7 +181,8 @@ public final class JdbcLeaseStore implements LeaseStore {
         check(record);
         long version = Math.max(1L, System.currentTimeMillis()) << VERSION_TIME_SHIFT;
         return withConnection("create " + locationOf(record.pool(), record.workerId()), connection -> {
-            try (PreparedStatement insert = prepare(connection, "INSERT INTO " + table + " (" + LeaseRowReader.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+            try (PreparedStatement insert = prepare(connection, "INSERT INTO " + table + " (" + columns() + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?"
+                    + (layoutColumn ? ", ?" : "") + ")")) {
                 insert.setString(1, record.pool());
                 insert.setInt(2, record.workerId());
                 insert.setString(3, record.owner());
@@ -187,6 +191,9 @@ public final class JdbcLeaseStore implements LeaseStore {
                 insert.setLong(6, record.expiresAt());
                 insert.setLong(7, record.reservedUntil());
                 insert.setString(8, record.state().name());
+                if (layoutColumn) {
+                    insert.setString(9, record.layoutText());
+                }
                 insert.executeUpdate();
                 return Optional.of(version);
             } catch (final SQLException ex) {
@@ -206,16 +213,21 @@ public final class JdbcLeaseStore implements LeaseStore {
         long version = expectedStoreVersion + 1;
         return withConnection("update " + locationOf(record.pool(), record.workerId()), connection -> {
             try (PreparedStatement update = prepare(connection, "UPDATE " + table
-                    + " SET owner = ?, version = ?, fencing_token = ?, expires_at = ?, reserved_until = ?, state = ? WHERE pool = ? AND worker_id = ? AND version = ?")) {
-                update.setString(1, record.owner());
-                update.setLong(2, version);
-                update.setLong(3, record.fencingToken());
-                update.setLong(4, record.expiresAt());
-                update.setLong(5, record.reservedUntil());
-                update.setString(6, record.state().name());
-                update.setString(7, record.pool());
-                update.setInt(8, record.workerId());
-                update.setLong(9, expectedStoreVersion);
+                    + " SET owner = ?, version = ?, fencing_token = ?, expires_at = ?, reserved_until = ?, state = ?" + (layoutColumn ? ", id_layout = ?" : "")
+                    + " WHERE pool = ? AND worker_id = ? AND version = ?")) {
+                int column = 0;
+                update.setString(++column, record.owner());
+                update.setLong(++column, version);
+                update.setLong(++column, record.fencingToken());
+                update.setLong(++column, record.expiresAt());
+                update.setLong(++column, record.reservedUntil());
+                update.setString(++column, record.state().name());
+                if (layoutColumn) {
+                    update.setString(++column, record.layoutText());
+                }
+                update.setString(++column, record.pool());
+                update.setInt(++column, record.workerId());
+                update.setLong(++column, expectedStoreVersion);
                 return update.executeUpdate() == 1 ? Optional.of(version) : Optional.<Long>empty();
             }
         });
@@ -276,10 +288,18 @@ public final class JdbcLeaseStore implements LeaseStore {
     private <T> T withConnection(final String action, final SqlWork<T> work) {
         try (Connection connection = dataSource.getConnection()) {
             limitNetworkWaits(connection);
-            if (!tableReady) {
-                ensureTable(connection);
+            try {
+                if (!tableReady) {
+                    ensureTable(connection);
+                }
+                return work.run(connection);
+            } catch (final SQLException ex) {
+                // The pool hands a connection used in the last half second out again without testing it, and not every
+                // driver's broken-connection error is one HikariCP recognises (H2's "session closed"): a connection whose
+                // statement failed is not reused, or a lease could keep failing on a dead one after the database is back.
+                dataSource.evictConnection(connection);
+                throw ex;
             }
-            return work.run(connection);
         } catch (final SQLException ex) {
             throw new LeaseStoreUnavailableException("SnowKey could not " + action + ": " + redactor.messages(ex), redactor.clean(ex));
         }
@@ -318,8 +338,41 @@ public final class JdbcLeaseStore implements LeaseStore {
                     }
                 }
             }
+            ensureLayoutColumn(connection);
             tableReady = true;
         }
+    }
+
+    /**
+     * A table of an older SnowKey lacks the layout column: it is added when SnowKey may change the schema
+     * (jdbc-create-table). Without it, the store keeps working as before but cannot refuse an instance of another
+     * layout, which is said once, loudly, with the statement that fixes it.
+     */
+    private void ensureLayoutColumn(final Connection connection) {
+        if (JdbcLeaseSchema.hasLayoutColumn(connection, settings.table(), timeoutSeconds)) {
+            return;
+        }
+        String failure = "jdbc-create-table is false";
+        if (settings.createTable()) {
+            try {
+                JdbcLeaseSchema.addLayoutColumn(connection, settings.table(), timeoutSeconds);
+                LOG.info("SnowKey added column {} to lease table {} in {}", LeaseRowReader.LAYOUT_COLUMN, table, settings.safeUrl());
+                return;
+            } catch (final SQLException ex) {
+                // A concurrent start may have added it a moment ago.
+                if (JdbcLeaseSchema.hasLayoutColumn(connection, settings.table(), timeoutSeconds)) {
+                    return;
+                }
+                failure = redactor.messages(ex);
+            }
+        }
+        layoutColumn = false;
+        LOG.warn("SnowKey lease table {} in {} has no column {} ({}): instances of this pool with different id layouts cannot be refused and would "
+                + "issue the same ids. Run: {}", table, settings.safeUrl(), LeaseRowReader.LAYOUT_COLUMN, failure, JdbcLeaseSchema.addLayoutColumn(settings.table()));
+    }
+
+    private String columns() {
+        return layoutColumn ? LeaseRowReader.COLUMNS_WITH_LAYOUT : LeaseRowReader.COLUMNS;
     }
 
     /** One unit of work on a borrowed connection. */

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.Locale;
 
 import org.snowkey.lease.store.CorruptLeaseRecordException;
+import org.snowkey.lease.store.LayoutText;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.StoredLease;
 
@@ -18,6 +19,12 @@ final class LeaseRowReader {
 
     /** The columns in the order every SELECT of the store lists them. */
     static final String COLUMNS = "pool, worker_id, owner, version, fencing_token, expires_at, reserved_until, state";
+
+    /** The column of the writer's id layout, added after the first release of the table; see {@link JdbcLeaseSchema}. */
+    static final String LAYOUT_COLUMN = "id_layout";
+
+    /** {@link #COLUMNS} and the layout column, for tables that have it. */
+    static final String COLUMNS_WITH_LAYOUT = COLUMNS + ", " + LAYOUT_COLUMN;
 
     private static final int MAX_CONTENT_CHARS = 1_000;
 
@@ -35,9 +42,14 @@ final class LeaseRowReader {
 
     /** The raw text of the current row, for messages. */
     static String content(final ResultSet row) throws SQLException {
+        return content(row, false);
+    }
+
+    /** The raw text of the current row, for messages; {@code withLayout} when the SELECT listed {@link #COLUMNS_WITH_LAYOUT}. */
+    static String content(final ResultSet row, final boolean withLayout) throws SQLException {
         String content = "pool=" + row.getString(1) + ", worker_id=" + row.getString(2) + ", owner=" + row.getString(3) + ", version=" + row.getString(4)
                 + ", fencing_token=" + row.getString(5) + ", expires_at=" + row.getString(6) + ", reserved_until=" + row.getString(7)
-                + ", state=" + row.getString(8);
+                + ", state=" + row.getString(8) + (withLayout ? ", id_layout=" + row.getString(9) : "");
         return content.length() <= MAX_CONTENT_CHARS ? content : content.substring(0, MAX_CONTENT_CHARS) + "...";
     }
 
@@ -48,7 +60,16 @@ final class LeaseRowReader {
      * @throws CorruptLeaseRecordException when a value is missing, negative, out of range or unknown
      */
     static StoredLease read(final ResultSet row, final String location) throws SQLException {
-        String content = content(row);
+        return read(row, location, false);
+    }
+
+    /**
+     * Parses the current row of a SELECT of {@link #COLUMNS_WITH_LAYOUT} ({@code withLayout}) or {@link #COLUMNS}.
+     *
+     * @throws CorruptLeaseRecordException when a value is missing, negative, out of range or unknown, or the layout is not one SnowKey wrote
+     */
+    static StoredLease read(final ResultSet row, final String location, final boolean withLayout) throws SQLException {
+        String content = content(row, withLayout);
         try {
             String pool = required(row.getString(1), "pool");
             int workerId = (int) bounded(row.getString(2), "worker_id", Integer.MAX_VALUE);
@@ -58,7 +79,10 @@ final class LeaseRowReader {
             long expiresAt = bounded(row.getString(6), "expires_at", MAX_TIME_MILLIS);
             long reservedUntil = bounded(row.getString(7), "reserved_until", MAX_TIME_MILLIS);
             LeaseRecord.State state = state(row.getString(8));
-            return new StoredLease(new LeaseRecord(pool, workerId, owner, fencingToken, expiresAt, reservedUntil, state), version);
+            // NULL (a row of an older SnowKey, or a table without the column): unknown, the next writer adopts the number.
+            String layout = withLayout ? row.getString(9) : null;
+            return new StoredLease(new LeaseRecord(pool, workerId, owner, fencingToken, expiresAt, reservedUntil, state,
+                    layout == null ? null : LayoutText.parse(layout)), version);
         } catch (final IllegalArgumentException ex) {
             throw new CorruptLeaseRecordException(location, content, ex);
         }

@@ -9,7 +9,9 @@ import java.util.Map;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
+import org.snowkey.lease.store.LayoutText;
 import org.snowkey.lease.store.LeaseRecord;
 
 /**
@@ -33,6 +35,9 @@ final class LeaseRecordJson {
         fields.put("expiresAt", record.expiresAt());
         fields.put("reservedUntil", record.reservedUntil());
         fields.put("state", record.state().name());
+        if (record.layout() != null) {
+            fields.put("layout", record.layoutText());
+        }
         try {
             return MAPPER.writeValueAsBytes(fields);
         } catch (final JsonProcessingException ex) {
@@ -55,7 +60,7 @@ final class LeaseRecordJson {
             // number, and a negative reservation or token is damage, not a value to start a successor from.
             LeaseRecord record = new LeaseRecord(text(node, "pool"), (int) number(node, "workerId", Integer.MAX_VALUE), text(node, "owner"),
                     number(node, "fencingToken", Long.MAX_VALUE), number(node, "expiresAt", Long.MAX_VALUE), number(node, "reservedUntil", Long.MAX_VALUE),
-                    LeaseRecord.State.valueOf(text(node, "state").toUpperCase(Locale.ROOT)));
+                    LeaseRecord.State.valueOf(text(node, "state").toUpperCase(Locale.ROOT)), layout(node));
             if (!record.pool().equals(pool) || record.workerId() != workerId) {
                 throw new IllegalArgumentException("the record names pool '" + record.pool() + "' and worker id " + record.workerId());
             }
@@ -63,6 +68,11 @@ final class LeaseRecordJson {
         } catch (final IOException | IllegalArgumentException ex) {
             throw new CorruptLeaseRecordException(location, content, ex);
         }
+    }
+
+    /** Absent in records written before SnowKey stored the layout: unknown, and the next writer adopts the number. */
+    private static IdLayout layout(final JsonNode node) {
+        return node.hasNonNull("layout") ? LayoutText.parse(text(node, "layout")) : null;
     }
 
     private static String text(final JsonNode node, final String field) {

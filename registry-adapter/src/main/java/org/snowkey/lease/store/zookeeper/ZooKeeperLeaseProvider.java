@@ -3,6 +3,7 @@ package org.snowkey.lease.store.zookeeper;
 import java.util.Set;
 
 import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
@@ -35,11 +36,11 @@ public final class ZooKeeperLeaseProvider implements WorkerLeaseProvider {
         PropertyReader reader = new PropertyReader(request.props());
         LeaseSettings lease = LeaseSettings.parse(reader);
         ZooKeeperStoreSettings store = ZooKeeperLeaseProps.parse(reader, request.clusterRegistry(), request.modeResolved(), lease.acquireTimeoutMillis());
-        return new Prepared(lease, store, request.workerIdBits());
+        return new Prepared(lease, store, request.layout());
     }
 
     /** A validated ZooKeeper lease, not yet connected. */
-    private record Prepared(LeaseSettings lease, ZooKeeperStoreSettings store, int workerIdBits) implements PreparedLease {
+    private record Prepared(LeaseSettings lease, ZooKeeperStoreSettings store, IdLayout layout) implements PreparedLease {
 
         @Override
         public String scopeKey() {
@@ -48,7 +49,7 @@ public final class ZooKeeperLeaseProvider implements WorkerLeaseProvider {
 
         @Override
         public WorkerLease open() {
-            return new LeasedWorkerLease(new ZooKeeperLeaseStore(store), lease, workerIdBits, LeaseRuntimeOptions.defaults());
+            return new LeasedWorkerLease(new ZooKeeperLeaseStore(store), lease, layout, LeaseRuntimeOptions.defaults());
         }
     }
 }

@@ -16,6 +16,7 @@ import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
@@ -60,12 +61,24 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
                 .sessionTimeoutMs(60_000)
                 // No retries inside Curator: the lease protocol retries with its own deadlines, and a hidden retry would
                 // double how long one call can block while the registry is down.
-                .retryPolicy(new RetryNTimes(0, 0));
+                .retryPolicy(new RetryNTimes(0, 0))
+                .zkClientConfig(clientConfig(settings));
         if (settings.digest() != null) {
             builder.authorization("digest", settings.digest().getBytes(StandardCharsets.UTF_8)).aclProvider(new DigestAclProvider(settings.digest()));
         }
         client = builder.build();
         client.start();
+    }
+
+    /**
+     * A server that freezes with its connection open would otherwise hold a call (and the lease lock around it) until
+     * the session times out: every request is bounded by the connection timeout instead. A timed-out write may still
+     * have been applied; the lease protocol treats every failed write as possibly applied.
+     */
+    private static ZKClientConfig clientConfig(final ZooKeeperStoreSettings settings) {
+        ZKClientConfig config = new ZKClientConfig();
+        config.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Integer.toString(settings.connectionTimeoutMillis()));
+        return config;
     }
 
     @Override

@@ -2,7 +2,8 @@
 -- The same statement runs unchanged on H2, MySQL/MariaDB and PostgreSQL. SnowKey runs it when the table is
 -- missing and jdbc-create-table is true (the default); otherwise run it by hand, with the table name of jdbc-table.
 -- version is the compare-and-set version, bumped by every write; fencing_token is bumped by every takeover.
--- Times are epoch milliseconds. state is HELD or RELEASED.
+-- Times are epoch milliseconds. state is HELD or RELEASED. id_layout is the writer's id layout
+-- (worker-id-bits=13,sequence-low-bits=1,epoch=2025-01-01T00:00:00Z); NULL in rows of SnowKey before 0.1.0.
 CREATE TABLE IF NOT EXISTS snowkey_worker_lease (
     pool           VARCHAR(128) NOT NULL,
     worker_id      INT          NOT NULL,
@@ -12,5 +13,6 @@ CREATE TABLE IF NOT EXISTS snowkey_worker_lease (
     expires_at     BIGINT       NOT NULL,
     reserved_until BIGINT       NOT NULL,
     state          VARCHAR(16)  NOT NULL,
+    id_layout      VARCHAR(128),
     PRIMARY KEY (pool, worker_id)
 )

@@ -16,7 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * server. Cutting closes every relayed connection and refuses new ones (accepts and closes them at once), which
  * is what a client sees when the server goes down. {@link #freeze()} plays a partition instead: silence.
  */
-final class CuttableTcpProxy implements AutoCloseable {
+public final class CuttableTcpProxy implements AutoCloseable {
 
     private final ServerSocket listener;
 
@@ -30,7 +30,7 @@ final class CuttableTcpProxy implements AutoCloseable {
 
     private volatile boolean closed;
 
-    CuttableTcpProxy(final int targetPort) throws IOException {
+    public CuttableTcpProxy(final int targetPort) throws IOException {
         this.targetPort = targetPort;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(this::acceptLoop, "test-proxy-accept-" + targetPort);
@@ -38,18 +38,18 @@ final class CuttableTcpProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
     /** Drops every relayed connection and refuses new ones until {@link #restore()}. */
-    void cut() {
+    public void cut() {
         cut = true;
         open.forEach(CuttableTcpProxy::closeQuietly);
         open.clear();
     }
 
-    void restore() {
+    public void restore() {
         cut = false;
         frozen = false;
     }
@@ -58,7 +58,7 @@ final class CuttableTcpProxy implements AutoCloseable {
      * Stops relaying without closing anything: bytes are held back in both directions and new connections hang,
      * like a database behind a network partition or a frozen VM. Only timeouts can end a wait then.
      */
-    void freeze() {
+    public void freeze() {
         frozen = true;
     }
 

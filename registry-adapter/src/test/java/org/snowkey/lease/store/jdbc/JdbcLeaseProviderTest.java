@@ -20,6 +20,7 @@ import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
 import org.snowkey.keygen.runtime.ScopePlan;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.lease.testing.Ids;
 
 /** {@code lease-registry: jdbc}: props validated without I/O, scope keys without credentials, and the runtime end to end on H2. */
 class JdbcLeaseProviderTest {
@@ -35,7 +36,7 @@ class JdbcLeaseProviderTest {
     }
 
     private static PreparedLease prepare(final Properties props) {
-        return new JdbcLeaseProvider().prepare(new LeaseRequest(props, 13, Optional.empty()));
+        return new JdbcLeaseProvider().prepare(new LeaseRequest(props, Ids.layout(13), Optional.empty()));
     }
 
     @Test
@@ -127,5 +128,15 @@ class JdbcLeaseProviderTest {
             runtime.close(plan.scopeKey());
             TestDatabase.H2.dropQuietly(table);
         }
+    }
+
+    @Test
+    void aProcessLocalDatabaseIsWarnedAboutAndAServerIsNot() {
+        String warning = JdbcLeaseProvider.processLocalWarning("jdbc:h2:mem:leases;DB_CLOSE_DELAY=-1;PASSWORD=secret").orElseThrow();
+        assertTrue(warning.contains("leases nothing across processes") && warning.contains("jdbc:h2:mem:leases"), warning);
+        assertFalse(warning.contains("secret"), warning);
+        assertTrue(JdbcLeaseProvider.processLocalWarning("JDBC:H2:MEM:x").isPresent());
+        assertEquals(Optional.empty(), JdbcLeaseProvider.processLocalWarning("jdbc:h2:tcp://db:9092/leases"));
+        assertEquals(Optional.empty(), JdbcLeaseProvider.processLocalWarning("jdbc:postgresql://db/leases"));
     }
 }

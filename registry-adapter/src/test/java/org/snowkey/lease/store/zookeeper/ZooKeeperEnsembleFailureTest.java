@@ -36,7 +36,7 @@ class ZooKeeperEnsembleFailureTest {
     Path checkpointDir;
 
     private LeasedWorkerLease lease(final ZooKeeperLeaseStore store, final String pool) {
-        return new LeasedWorkerLease(store, new LeaseSettings(pool, 3_000, 10_000, "survivor"), BITS,
+        return new LeasedWorkerLease(store, new LeaseSettings(pool, 3_000, 10_000, "survivor"), Ids.layout(BITS),
                 LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool)));
     }
 

@@ -10,10 +10,11 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.InvalidSettingException;
-import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.lease.LeaseSettings;
+import org.snowkey.lease.testing.Ids;
 
 /** Prop validation and scope of the ZooKeeper provider: no registry needed, and prepare() does no I/O. */
 class ZooKeeperLeaseProviderTest {
@@ -29,7 +30,7 @@ class ZooKeeperLeaseProviderTest {
     }
 
     private PreparedLease prepare(final Properties props, final Optional<ClusterRegistry> cluster) {
-        return provider.prepare(new LeaseRequest(props, 13, cluster));
+        return provider.prepare(new LeaseRequest(props, Ids.layout(13), cluster));
     }
 
     private void assertRejected(final Properties props, final String prop, final String value) {
@@ -58,9 +59,9 @@ class ZooKeeperLeaseProviderTest {
     @Test
     void beforeShardingSphereNamesTheModeMissingServersAreLeftToClusterModeButBadOnesStillFail() {
         // An algorithm's init() runs before the mode is known: lease-registry: zookeeper may rely on the mode's servers.
-        provider.prepare(new LeaseRequest(props(), 13, Optional.empty(), false));
+        provider.prepare(new LeaseRequest(props(), Ids.layout(13), Optional.empty(), false));
         InvalidSettingException failure = assertThrows(InvalidSettingException.class,
-                () -> provider.prepare(new LeaseRequest(props("zookeeper-server-lists", "localhost"), 13, Optional.empty(), false)));
+                () -> provider.prepare(new LeaseRequest(props("zookeeper-server-lists", "localhost"), Ids.layout(13), Optional.empty(), false)));
         assertEquals("zookeeper-server-lists", failure.property());
     }
 

@@ -67,7 +67,7 @@ class ZooKeeperLeaseStoreTest {
     }
 
     private LeasedWorkerLease lease(final ZooKeeperStoreSettings settings, final String pool, final String instanceId) {
-        return new LeasedWorkerLease(new ZooKeeperLeaseStore(settings), new LeaseSettings(pool, 1_500, 5_000, instanceId), 4,
+        return new LeasedWorkerLease(new ZooKeeperLeaseStore(settings), new LeaseSettings(pool, 1_500, 5_000, instanceId), Ids.layout(4),
                 LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool + instanceId)));
     }
 
@@ -108,7 +108,7 @@ class ZooKeeperLeaseStoreTest {
         Properties props = new Properties();
         props.setProperty("zookeeper-server-lists", "127.0.0.1:" + port);
         props.setProperty("lease-acquire-timeout-milliseconds", "1500");
-        PreparedLease prepared = new ZooKeeperLeaseProvider().prepare(new LeaseRequest(props, 13, Optional.empty()));
+        PreparedLease prepared = new ZooKeeperLeaseProvider().prepare(new LeaseRequest(props, Ids.layout(13), Optional.empty()));
         try (WorkerLease lease = prepared.open()) {
             LeaseUnavailableException failure = assertThrows(LeaseUnavailableException.class, lease::currentGrant);
             assertTrue(failure.getMessage().contains("127.0.0.1:" + port), failure.getMessage());

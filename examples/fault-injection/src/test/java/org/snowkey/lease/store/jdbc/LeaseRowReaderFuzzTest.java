@@ -24,19 +24,29 @@ class LeaseRowReaderFuzzTest {
     private static final List<String> WEIRD = List.of("", " ", "null", "-1", "1.5", "1e3", "0x10", "99999999999999999999", "9223372036854775807",
             "-9223372036854775808", "2147483648", "HELD", "released", "held ", "\u00e9\u4e2d\ud83d\ude00", "x".repeat(100_000), " 42 ", "+7", "\u0000");
 
+    /** Damaged layouts (column id_layout): out of range, malformed, another format. */
+    private static final List<String> LAYOUTS = List.of("worker-id-bits=22,sequence-low-bits=1,epoch=2025-01-01T00:00:00Z",
+            "worker-id-bits=13,sequence-low-bits=10,epoch=2025-01-01T00:00:00Z", "worker-id-bits=13,sequence-low-bits=1,epoch=yesterday",
+            "worker-id-bits=13,sequence-low-bits=1,epoch=1969-12-31T23:59:59Z", "worker-id-bits=13,sequence-low-bits=1", "13/1/1735689600000",
+            "worker-id-bits=99,sequence-low-bits=99,epoch=" + "9".repeat(40), "  worker-id-bits=1,sequence-low-bits=0,epoch=2025-01-01T00:00:00Z  ");
+
     @Test
     void randomAndDamagedRowsParseOrAreReportedCorrupt() throws SQLException {
         Random random = new Random(7L);
         int accepted = 0;
         for (int i = 0; i < 20_000; i++) {
-            String[] row = {"fuzz", "3", "owner", "4", "2", "1700000000000", "1700000000000", random.nextBoolean() ? "HELD" : "RELEASED"};
+            String[] row = {"fuzz", "3", "owner", "4", "2", "1700000000000", "1700000000000", random.nextBoolean() ? "HELD" : "RELEASED",
+                random.nextBoolean() ? null : "worker-id-bits=13,sequence-low-bits=1,epoch=2025-01-01T00:00:00Z"};
+            if (random.nextInt(4) == 0) {
+                row[8] = LAYOUTS.get(random.nextInt(LAYOUTS.size()));
+            }
             int damaged = 1 + random.nextInt(3);
             for (int d = 0; d < damaged; d++) {
                 row[random.nextInt(row.length)] = random.nextInt(5) == 0 ? null : WEIRD.get(random.nextInt(WEIRD.size()));
             }
             StoredLease lease;
             try {
-                lease = LeaseRowReader.read(resultSet(row), "table snowkey_worker_lease row (fuzz, 3)");
+                lease = LeaseRowReader.read(resultSet(row), "table snowkey_worker_lease row (fuzz, 3)", true);
             } catch (final CorruptLeaseRecordException ex) {
                 assertFalse(ex.getMessage() == null || ex.getMessage().isBlank());
                 continue;

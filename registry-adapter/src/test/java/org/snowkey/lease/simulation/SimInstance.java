@@ -1,0 +1,184 @@
+package org.snowkey.lease.simulation;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.lease.LeaseRuntimeOptions;
+import org.snowkey.lease.LeaseSettings;
+import org.snowkey.lease.LeasedWorkerLease;
+import org.snowkey.lease.WorkerIdCheckpoint;
+
+/**
+ * One simulated SnowKey process: an instance id and a layout that survive restarts, a skewed clock, and while it
+ * runs an incarnation of the production classes ({@link LeasedWorkerLease} on a {@link SimStoreClient}, an
+ * {@link IdGenerator} issuing on it) with the world's virtual scheduler and clock.
+ */
+final class SimInstance {
+
+    /** Life cycle of the process. */
+    enum State {
+        DOWN, RUNNING, CLOSED
+    }
+
+    private final String instanceId;
+
+    private final IdLayout layout;
+
+    private final SimClock clock;
+
+    private final Path checkpointDirectory;
+
+    private State state = State.DOWN;
+
+    private int incarnation;
+
+    private long pausedUntilMicros;
+
+    private LeasedWorkerLease lease;
+
+    private IdGenerator generator;
+
+    private SimStoreClient client;
+
+    /** Numbers this incarnation learnt it holds (observed as its grant): a record it wrote but never learnt of is leaked. */
+    private final Set<Integer> known = new HashSet<>();
+
+    /** The highest reading of its clock this incarnation made: expiry as the holder itself judged it, never revived by a jump back. */
+    private long highestClockReading = Long.MIN_VALUE;
+
+    private boolean refusedForLayout;
+
+    SimInstance(final String instanceId, final IdLayout layout, final SimClock clock, final Path checkpointDirectory) {
+        this.instanceId = instanceId;
+        this.layout = layout;
+        this.clock = clock;
+        this.checkpointDirectory = checkpointDirectory;
+    }
+
+    void start(final SimWorld world, final SimStore store, final SimStats stats, final LeaseSettings settings, final long toleranceMillis,
+               final long maxTimeCacheMillis) {
+        incarnation++;
+        state = State.RUNNING;
+        pausedUntilMicros = 0;
+        known.clear();
+        highestClockReading = Long.MIN_VALUE;
+        refusedForLayout = false;
+        client = new SimStoreClient(world, store, new SimStore.Writer(this, incarnation), stats, settings.pool());
+        LeaseRuntimeOptions options = LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(new VirtualScheduler(world, this, incarnation))
+                .withCheckpoint(new WorkerIdCheckpoint(checkpointDirectory, instanceId));
+        lease = SimLeases.open(client, settings, layout, options);
+        generator = new IdGenerator(layout, lease, clock, toleranceMillis, maxTimeCacheMillis);
+    }
+
+    /** The process dies: nothing is released, its timers never fire. */
+    void crash() {
+        state = State.DOWN;
+    }
+
+    /**
+     * Graceful shutdown: the generator releases its lease.
+     *
+     * @return true when every store call of the release succeeded
+     */
+    boolean close() {
+        int failedBefore = client.failedCalls();
+        generator.close();
+        state = State.CLOSED;
+        return client.failedCalls() == failedBefore;
+    }
+
+    void pause(final long untilMicros) {
+        pausedUntilMicros = Math.max(pausedUntilMicros, untilMicros);
+    }
+
+    void resume() {
+        pausedUntilMicros = 0;
+    }
+
+    /** Notes the grant in force and the clock, after every action and timer of this instance. */
+    void observe() {
+        if (state != State.RUNNING) {
+            return;
+        }
+        highestClockReading = Math.max(highestClockReading, clock.millis());
+        lease.heldGrant().ifPresent(grant -> known.add(grant.workerId()));
+    }
+
+    boolean isIncarnation(final int candidate) {
+        return state == State.RUNNING && incarnation == candidate;
+    }
+
+    boolean isPausedAt(final long nowMicros) {
+        return pausedUntilMicros > nowMicros;
+    }
+
+    long pausedUntilMicros() {
+        return pausedUntilMicros;
+    }
+
+    boolean isRunning() {
+        return state == State.RUNNING;
+    }
+
+    State state() {
+        return state;
+    }
+
+    String instanceId() {
+        return instanceId;
+    }
+
+    IdLayout layout() {
+        return layout;
+    }
+
+    SimClock clock() {
+        return clock;
+    }
+
+    int incarnation() {
+        return incarnation;
+    }
+
+    IdGenerator generator() {
+        return generator;
+    }
+
+    LeasedWorkerLease lease() {
+        return lease;
+    }
+
+    SimStoreClient client() {
+        return client;
+    }
+
+    Optional<LeaseGrant> heldGrant() {
+        return state == State.RUNNING ? lease.heldGrant() : Optional.empty();
+    }
+
+    Set<Integer> known() {
+        return known;
+    }
+
+    long highestClockReading() {
+        return highestClockReading;
+    }
+
+    boolean refusedForLayout() {
+        return refusedForLayout;
+    }
+
+    void refusedForLayout(final boolean refused) {
+        refusedForLayout = refused;
+    }
+
+    @Override
+    public String toString() {
+        return instanceId + "#" + incarnation + " " + layout + " clock offset " + clock.offsetMillis() + " ms";
+    }
+}
