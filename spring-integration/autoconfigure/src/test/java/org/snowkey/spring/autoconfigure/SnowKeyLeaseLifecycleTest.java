@@ -17,10 +17,7 @@ import org.snowkey.keygen.lease.LeaseStatus;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.spring.actuate.SnowKeyDescriptors;
 import org.snowkey.spring.actuate.SnowKeyEndpoint;
-import org.snowkey.spring.actuate.SnowKeyHealthIndicator;
 import org.snowkey.spring.actuate.SnowKeyMetrics;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -34,8 +31,7 @@ class SnowKeyLeaseLifecycleTest {
     private static TestingServer zookeeper;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SnowKeyAutoConfiguration.class, SnowKeyActuatorAutoConfiguration.class,
-                    SnowKeyMetricsAutoConfiguration.class))
+            .withConfiguration(SpringBootGeneration.snowKey())
             .withPropertyValues("snowkey.lease.registry=zookeeper", "snowkey.zookeeper.server-lists=" + zookeeper.getConnectString(),
                     "management.endpoints.web.exposure.include=snowkey");
 
@@ -105,11 +101,11 @@ class SnowKeyLeaseLifecycleTest {
             int workerId = generator.leaseStatus().workerId();
             generator.nextIds(10);
 
-            Health health = context.getBean(SnowKeyHealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails()).containsEntry("workerId", workerId).containsEntry("pool", "actuator")
+            SpringBootGeneration.Health health = SpringBootGeneration.health(context);
+            assertThat(health.status()).isEqualTo("UP");
+            assertThat(health.details()).containsEntry("workerId", workerId).containsEntry("pool", "actuator")
                     .containsKeys("registry", "leaseExpiresAt", "reservedCeiling");
-            assertThat((String) health.getDetails().get("registry")).contains(zookeeper.getConnectString());
+            assertThat((String) health.details().get("registry")).contains(zookeeper.getConnectString());
 
             SnowKeyEndpoint endpoint = context.getBean(SnowKeyEndpoint.class);
             SnowKeyDescriptors.Generator described = endpoint.snowkey();
@@ -135,9 +131,9 @@ class SnowKeyLeaseLifecycleTest {
 
             // Released (as at shutdown): DOWN, with the reason.
             generator.close();
-            Health down = context.getBean(SnowKeyHealthIndicator.class).health();
-            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(down.getDetails()).containsKey("problem");
+            SpringBootGeneration.Health down = SpringBootGeneration.health(context);
+            assertThat(down.status()).isEqualTo("DOWN");
+            assertThat(down.details()).containsKey("problem");
         });
     }
 
