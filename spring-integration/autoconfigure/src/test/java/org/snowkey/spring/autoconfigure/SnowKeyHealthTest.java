@@ -2,9 +2,6 @@ package org.snowkey.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.snowkey.spring.SnowKeyIdGenerator;
@@ -13,40 +10,15 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
- * The {@code snowkey} health component through Spring Boot's own health API, for each way a worker id is obtained:
- * leased from a real ZooKeeper, fixed with {@code snowkey.worker-id}, and the lease-free default (worker 0). Spring
- * Boot rejects null details by logging a stack trace and reporting DOWN, so each case also checks that a health call
- * logs nothing.
+ * The {@code snowkey} health component through Spring Boot's own health API for a worker id without a lease: fixed
+ * with {@code snowkey.worker-id}, and the lease-free default (worker 0); a leased one is in
+ * {@link SnowKeyLeaseLifecycleTest}. Spring Boot rejects null details by logging a stack trace and reporting DOWN,
+ * so each case also checks that a health call logs nothing.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SnowKeyHealthTest {
 
-    private static TestingServer zookeeper;
-
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(SpringBootGeneration.snowKey());
-
-    @BeforeAll
-    static void startZooKeeper() throws Exception {
-        zookeeper = new TestingServer(true);
-    }
-
-    @AfterAll
-    static void stopZooKeeper() throws Exception {
-        zookeeper.close();
-    }
-
-    @Test
-    void leasedWorkerIdIsUpWithItsLease(final CapturedOutput output) {
-        runner.withPropertyValues("snowkey.lease.registry=zookeeper", "snowkey.zookeeper.server-lists=" + zookeeper.getConnectString(),
-                "snowkey.lease.pool=health").run(context -> {
-                    int workerId = context.getBean(SnowKeyIdGenerator.class).leaseStatus().workerId();
-                    SpringBootGeneration.Health health = healthLoggingNothing(context, output);
-                    assertThat(health.status()).isEqualTo("UP");
-                    assertThat(health.details()).containsEntry("workerId", workerId).containsEntry("pool", "health")
-                            .containsEntry("renewalFailures", 0L).containsKeys("registry", "leaseExpiresAt", "reservedCeiling", "renewals")
-                            .doesNotContainKeys("problem", "lease");
-                });
-    }
 
     @Test
     void staticWorkerIdIsUpWithWhatAppliesToIt(final CapturedOutput output) {
@@ -78,7 +50,7 @@ class SnowKeyHealthTest {
     }
 
     /** Asks for health twice, as a monitor polling /actuator/health would, and checks that it logged nothing. */
-    private static SpringBootGeneration.Health healthLoggingNothing(final org.springframework.context.ApplicationContext context,
+    static SpringBootGeneration.Health healthLoggingNothing(final org.springframework.context.ApplicationContext context,
                                                                    final CapturedOutput output) {
         int before = output.getAll().length();
         SpringBootGeneration.health(context);

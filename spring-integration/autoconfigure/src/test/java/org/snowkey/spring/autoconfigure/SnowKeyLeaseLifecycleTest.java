@@ -12,6 +12,7 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.snowkey.keygen.generator.IdBatch;
 import org.snowkey.keygen.lease.LeaseStatus;
 import org.snowkey.spring.SnowKeyIdGenerator;
@@ -20,12 +21,15 @@ import org.snowkey.spring.actuate.SnowKeyEndpoint;
 import org.snowkey.spring.actuate.SnowKeyMetrics;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The lease through the context's life, on a real ZooKeeper: acquired at start, visible in Actuator, released at close. */
+@ExtendWith(OutputCaptureExtension.class)
 class SnowKeyLeaseLifecycleTest {
 
     private static TestingServer zookeeper;
@@ -134,6 +138,18 @@ class SnowKeyLeaseLifecycleTest {
             SpringBootGeneration.Health down = SpringBootGeneration.health(context);
             assertThat(down.status()).isEqualTo("DOWN");
             assertThat(down.details()).containsKey("problem");
+        });
+    }
+
+    @Test
+    void leasedWorkerIdIsUpWithItsLease(final CapturedOutput output) {
+        runner.withPropertyValues("snowkey.lease.pool=health").run(context -> {
+            int workerId = context.getBean(SnowKeyIdGenerator.class).leaseStatus().workerId();
+            SpringBootGeneration.Health health = SnowKeyHealthTest.healthLoggingNothing(context, output);
+            assertThat(health.status()).isEqualTo("UP");
+            assertThat(health.details()).containsEntry("workerId", workerId).containsEntry("pool", "health")
+                    .containsEntry("renewalFailures", 0L).containsKeys("registry", "leaseExpiresAt", "reservedCeiling", "renewals")
+                    .doesNotContainKeys("problem", "lease");
         });
     }
 
