@@ -77,7 +77,7 @@ class OrdersApplicationTest {
     }
 
     @Test
-    void healthIsUpWithTheLeasedWorkerIdAndLogsNothing(final CapturedOutput output) {
+    void healthIsUpWithTheLeasedWorkerIdAndLogsNoFailure(final CapturedOutput output) {
         int before = output.getAll().length();
         JsonNode health = http.get("/actuator/health");
         assertThat(health.get("status").asText()).isEqualTo("UP");
@@ -88,8 +88,8 @@ class OrdersApplicationTest {
         assertThat(snowkey.get("details").get("registry").asText()).startsWith("zookeeper");
         assertThat(snowkey.get("details").get("leaseExpiresAt").asText()).isNotBlank();
         assertThat(snowkey.get("details").get("reservedCeiling").asText()).isNotBlank();
-        assertThat(output.getAll().substring(before)).as("logged by /actuator/health").doesNotContain("SnowKey health check failed")
-                .doesNotContain("Exception");
+        assertThat(output.getAll().substring(before)).as("logged by /actuator/health").doesNotContainIgnoringCase("health check failed")
+                .doesNotContain("\tat ");
     }
 
     @Test

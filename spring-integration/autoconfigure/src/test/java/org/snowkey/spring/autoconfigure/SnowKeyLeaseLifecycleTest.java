@@ -145,7 +145,7 @@ class SnowKeyLeaseLifecycleTest {
     void leasedWorkerIdIsUpWithItsLease(final CapturedOutput output) {
         runner.withPropertyValues("snowkey.lease.pool=health").run(context -> {
             int workerId = context.getBean(SnowKeyIdGenerator.class).leaseStatus().workerId();
-            SpringBootGeneration.Health health = SnowKeyHealthTest.healthLoggingNothing(context, output);
+            SpringBootGeneration.Health health = SnowKeyHealthTest.healthLoggingNoFailure(context, output);
             assertThat(health.status()).isEqualTo("UP");
             assertThat(health.details()).containsEntry("workerId", workerId).containsEntry("pool", "health")
                     .containsEntry("renewalFailures", 0L).containsKeys("registry", "leaseExpiresAt", "reservedCeiling", "renewals")
