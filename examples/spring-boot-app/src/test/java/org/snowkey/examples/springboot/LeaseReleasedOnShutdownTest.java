@@ -13,9 +13,7 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.web.client.RestClient;
 
 /**
  * Closing the application releases the lease with the exact high-water mark: the ZooKeeper record (on a server that
@@ -31,11 +29,10 @@ class LeaseReleasedOnShutdownTest {
                     "--snowkey.lease.pool=shutdown");
             SnowKeyIdGenerator snowKey = context.getBean(SnowKeyIdGenerator.class);
             int workerId = snowKey.leaseStatus().workerId();
-            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-            RestClient http = RestClient.create("http://127.0.0.1:" + port);
+            Http http = new Http(context.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
             long highest = Long.MIN_VALUE;
             for (int user = 1; user <= 20; user++) {
-                Order order = http.post().uri("/orders").body(new NewOrder(user, "pen")).retrieve().body(Order.class);
+                Order order = http.post(new NewOrder(user, "pen"));
                 highest = Math.max(highest, snowKey.decode(order.orderId()).timestamp().toEpochMilli());
             }
             assertThat(record(zookeeper, workerId).get("state").asText()).isEqualTo("HELD");

@@ -4,29 +4,39 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** The example over HTTP: real ZooKeeper (embedded), real H2, real ShardingSphere driver. */
+/**
+ * The example over HTTP: real ZooKeeper (embedded), real H2, real ShardingSphere driver. The same class runs on Spring
+ * Boot 3 (this module) and Spring Boot 4 (spring-boot4-app).
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ExtendWith(OutputCaptureExtension.class)
 // Closed after the class: its ShardingSphere data source and lease must not linger into the next test class.
 @DirtiesContext
 class OrdersApplicationTest {
 
-    @Autowired
-    private TestRestTemplate http;
+    @LocalServerPort
+    private int port;
+
+    private Http http;
 
     @Autowired
     private SnowKeyIdGenerator snowKey;
@@ -37,12 +47,18 @@ class OrdersApplicationTest {
         registry.add("example.zookeeper.port", () -> port);
     }
 
+    @BeforeEach
+    void client() {
+        http = new Http(port);
+    }
+
     @Test
     void ordersCreatedOverHttpGetSnowKeyIds() {
         int workerId = snowKey.leaseStatus().workerId();
         List<Long> ids = new ArrayList<>();
         for (int user = 1; user <= 4; user++) {
-            ResponseEntity<Order> created = http.postForEntity("/orders", new NewOrder(user, "book " + user), Order.class);
+            ResponseEntity<Order> created = http.client().post().uri("/orders").contentType(MediaType.APPLICATION_JSON)
+                    .body(new NewOrder(user, "book " + user)).retrieve().toEntity(Order.class);
             assertThat(created.getStatusCode()).isEqualTo(HttpStatus.CREATED);
             ids.add(created.getBody().orderId());
         }
@@ -56,13 +72,14 @@ class OrdersApplicationTest {
         // ShardingSphere's stream lives in the bean's scope.
         assertThat(snowKey.streams()).containsKey("orders.t_order");
 
-        Order[] listed = http.getForObject("/orders", Order[].class);
+        Order[] listed = http.client().get().uri("/orders").retrieve().body(Order[].class);
         assertThat(listed).extracting(Order::orderId).containsAll(ids);
     }
 
     @Test
-    void healthIsUpWithTheLeasedWorkerId() {
-        JsonNode health = http.getForObject("/actuator/health", JsonNode.class);
+    void healthIsUpWithTheLeasedWorkerIdAndLogsNoFailure(final CapturedOutput output) {
+        int before = output.getAll().length();
+        JsonNode health = http.get("/actuator/health");
         assertThat(health.get("status").asText()).isEqualTo("UP");
         JsonNode snowkey = health.get("components").get("snowkey");
         assertThat(snowkey.get("status").asText()).isEqualTo("UP");
@@ -71,13 +88,15 @@ class OrdersApplicationTest {
         assertThat(snowkey.get("details").get("registry").asText()).startsWith("zookeeper");
         assertThat(snowkey.get("details").get("leaseExpiresAt").asText()).isNotBlank();
         assertThat(snowkey.get("details").get("reservedCeiling").asText()).isNotBlank();
+        assertThat(output.getAll().substring(before)).as("logged by /actuator/health").doesNotContainIgnoringCase("health check failed")
+                .doesNotContain("\tat ");
     }
 
     @Test
     void endpointShowsTheGeneratorAndDecodesAnId() {
-        Order order = http.postForObject("/orders", new NewOrder(7, "lamp"), Order.class);
+        Order order = http.post(new NewOrder(7, "lamp"));
 
-        JsonNode state = http.getForObject("/actuator/snowkey", JsonNode.class);
+        JsonNode state = http.get("/actuator/snowkey");
         assertThat(state.get("workerId").asInt()).isEqualTo(snowKey.leaseStatus().workerId());
         assertThat(state.get("pool").asText()).isEqualTo("orders");
         assertThat(state.get("idsIssued").asLong()).isPositive();
@@ -86,7 +105,7 @@ class OrdersApplicationTest {
         assertThat(state.get("leaseExpiresAt").asText()).isNotBlank();
         assertThat(state.get("reservedCeiling").asText()).isNotBlank();
 
-        JsonNode decoded = http.getForObject("/actuator/snowkey/" + order.orderId(), JsonNode.class);
+        JsonNode decoded = http.get("/actuator/snowkey/" + order.orderId());
         assertThat(decoded.get("id").asLong()).isEqualTo(order.orderId());
         assertThat(decoded.get("workerId").asInt()).isEqualTo(snowKey.leaseStatus().workerId());
         assertThat(decoded.get("timestamp").asText()).isEqualTo(snowKey.decode(order.orderId()).timestamp().toString());
@@ -94,12 +113,12 @@ class OrdersApplicationTest {
 
     @Test
     void applicationIdsShareTheWorkerIdAndMetricsCountThem() {
-        Long[] ids = http.getForObject("/ids?stream=invoices&count=3", Long[].class);
+        Long[] ids = http.client().get().uri("/ids?stream=invoices&count=3").retrieve().body(Long[].class);
         assertThat(ids).hasSize(3).doesNotHaveDuplicates();
         assertThat(snowKey.decode(ids[0]).workerId()).isEqualTo(snowKey.leaseStatus().workerId());
 
-        @SuppressWarnings("unchecked")
-        Map<String, Object> metric = http.getForObject("/actuator/metrics/snowkey.ids.issued", Map.class);
-        assertThat(metric).containsEntry("name", "snowkey.ids.issued");
+        JsonNode metric = http.get("/actuator/metrics/snowkey.ids.issued");
+        assertThat(metric.get("name").asText()).isEqualTo("snowkey.ids.issued");
+        assertThat(metric.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(3);
     }
 }

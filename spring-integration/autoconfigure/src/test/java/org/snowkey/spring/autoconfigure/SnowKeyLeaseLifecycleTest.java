@@ -12,30 +12,30 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.snowkey.keygen.generator.IdBatch;
 import org.snowkey.keygen.lease.LeaseStatus;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.spring.actuate.SnowKeyDescriptors;
 import org.snowkey.spring.actuate.SnowKeyEndpoint;
-import org.snowkey.spring.actuate.SnowKeyHealthIndicator;
 import org.snowkey.spring.actuate.SnowKeyMetrics;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The lease through the context's life, on a real ZooKeeper: acquired at start, visible in Actuator, released at close. */
+@ExtendWith(OutputCaptureExtension.class)
 class SnowKeyLeaseLifecycleTest {
 
     private static TestingServer zookeeper;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SnowKeyAutoConfiguration.class, SnowKeyActuatorAutoConfiguration.class,
-                    SnowKeyMetricsAutoConfiguration.class))
+            .withConfiguration(SpringBootGeneration.snowKey())
             .withPropertyValues("snowkey.lease.registry=zookeeper", "snowkey.zookeeper.server-lists=" + zookeeper.getConnectString(),
                     "management.endpoints.web.exposure.include=snowkey");
 
@@ -105,11 +105,11 @@ class SnowKeyLeaseLifecycleTest {
             int workerId = generator.leaseStatus().workerId();
             generator.nextIds(10);
 
-            Health health = context.getBean(SnowKeyHealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails()).containsEntry("workerId", workerId).containsEntry("pool", "actuator")
+            SpringBootGeneration.Health health = SpringBootGeneration.health(context);
+            assertThat(health.status()).isEqualTo("UP");
+            assertThat(health.details()).containsEntry("workerId", workerId).containsEntry("pool", "actuator")
                     .containsKeys("registry", "leaseExpiresAt", "reservedCeiling");
-            assertThat((String) health.getDetails().get("registry")).contains(zookeeper.getConnectString());
+            assertThat((String) health.details().get("registry")).contains(zookeeper.getConnectString());
 
             SnowKeyEndpoint endpoint = context.getBean(SnowKeyEndpoint.class);
             SnowKeyDescriptors.Generator described = endpoint.snowkey();
@@ -135,9 +135,21 @@ class SnowKeyLeaseLifecycleTest {
 
             // Released (as at shutdown): DOWN, with the reason.
             generator.close();
-            Health down = context.getBean(SnowKeyHealthIndicator.class).health();
-            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-            assertThat(down.getDetails()).containsKey("problem");
+            SpringBootGeneration.Health down = SpringBootGeneration.health(context);
+            assertThat(down.status()).isEqualTo("DOWN");
+            assertThat(down.details()).containsKey("problem");
+        });
+    }
+
+    @Test
+    void leasedWorkerIdIsUpWithItsLease(final CapturedOutput output) {
+        runner.withPropertyValues("snowkey.lease.pool=health").run(context -> {
+            int workerId = context.getBean(SnowKeyIdGenerator.class).leaseStatus().workerId();
+            SpringBootGeneration.Health health = SnowKeyHealthTest.healthLoggingNoFailure(context, output);
+            assertThat(health.status()).isEqualTo("UP");
+            assertThat(health.details()).containsEntry("workerId", workerId).containsEntry("pool", "health")
+                    .containsEntry("renewalFailures", 0L).containsKeys("registry", "leaseExpiresAt", "reservedCeiling", "renewals")
+                    .doesNotContainKeys("problem", "lease");
         });
     }
 

@@ -15,7 +15,6 @@ import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -27,7 +26,7 @@ class SnowKeyShardingSphereTest {
     private static final String DEFAULTS_URL = "jdbc:shardingsphere:classpath:snowkey-defaults.yaml";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(SnowKeyAutoConfiguration.class, DataSourceAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(SnowKeyAutoConfiguration.class)).withConfiguration(SpringBootGeneration.dataSource())
             .withPropertyValues("spring.datasource.driver-class-name=org.apache.shardingsphere.driver.ShardingSphereDriver",
                     "snowkey.worker-id=7", "snowkey.worker-id-bits=10", "snowkey.sequence-low-bits=2");
 

@@ -1,0 +1,26 @@
+package org.snowkey.examples.springboot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+/** The ShardingSphere YAML that README.md shows is the one this application runs and its tests exercise, word for word. */
+class ReadmeConfigurationTest {
+
+    @Test
+    void readmeShowsTheExamplesShardingSphereYamlInFull() throws IOException {
+        // Tests run in the module's directory: examples/<module>.
+        String readme = Files.readString(Path.of("../../README.md"), StandardCharsets.UTF_8);
+        String yaml;
+        try (InputStream in = ReadmeConfigurationTest.class.getResourceAsStream("/orders.yaml")) {
+            yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertThat(readme).contains("```yaml\n" + yaml + "```");
+    }
+}
