@@ -33,7 +33,7 @@ public class SnowKeyHealthIndicator extends AbstractHealthIndicator {
             builder.up();
         }
         builder.withDetail("workerId", status.workerId())
-                .withDetail("registry", status.registry())
+                .withDetail("registry", SnowKeyDescriptors.shown(status.registry()))
                 .withDetail("pool", status.pool() == null ? "(static worker id)" : status.pool())
                 .withDetail("leaseExpiresAt", SnowKeyDescriptors.instant(status.expiresAtMillis()))
                 .withDetail("reservedCeiling", SnowKeyDescriptors.ceiling(status.ceilingMillis()))
@@ -46,7 +46,7 @@ public class SnowKeyHealthIndicator extends AbstractHealthIndicator {
             problem = "the SnowKey generator bean is closed";
         }
         if (problem != null) {
-            builder.withDetail("problem", problem);
+            builder.withDetail("problem", SnowKeyDescriptors.shown(problem));
         }
     }
 }
