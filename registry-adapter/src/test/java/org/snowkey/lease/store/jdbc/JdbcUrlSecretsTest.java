@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
@@ -96,28 +97,53 @@ class JdbcUrlSecretsTest {
         }
     }
 
-    /** The operations tool in its own JVM with every logger at TRACE: HikariCP, the driver and SnowKey print all they have. */
+    /**
+     * The key generator in its own JVM with every logger at TRACE, so that HikariCP, the drivers and SnowKey print
+     * all they have while start-up fails against a closed port.
+     */
     @Test
-    void operationsToolOutputAtEveryLogLevel() throws Exception {
+    void runtimeOutputAtEveryLogLevel(@TempDir final Path work) throws Exception {
         int port = closedPort();
         boolean first = true;
         for (String url : List.of("jdbc:postgresql://postgres:" + SECRET + "@127.0.0.1:" + port + "/test",
                 "jdbc:postgresql://127.0.0.1:" + port + "/test?user=postgres&password=" + SECRET,
+                "jdbc:mariadb://address=(host=127.0.0.1)(port=" + port + ")(user=root)(password=" + SECRET + ")/test",
                 "jdbc:mysql://(host=127.0.0.1,port=" + port + ",user=root,password=" + SECRET + ")/test")) {
             String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
                     "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=trace",
-                    "-Dorg.slf4j.simpleLogger.log.org.snowkey=trace", "-cp", classpath, JdbcLeaseCli.class.getName(), "--url", url, "list"));
+                    "-Dorg.slf4j.simpleLogger.log.org.snowkey=trace", "-Dsnowkey.lease.checkpoint-dir=" + work, "-cp", classpath,
+                    LeaseWorkerProcess.class.getName(), work.resolve("ids.txt").toString(), "3", "lease-registry=jdbc", "jdbc-url=" + url,
+                    "lease-acquire-timeout-milliseconds=1000"));
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             byte[] output = process.getInputStream().readAllBytes();
-            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the operations tool did not end");
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the generator process did not end");
             String text = new String(output, StandardCharsets.UTF_8);
-            assertEquals(1, process.exitValue(), text);
-            // The tool ran and logged: the pool's debug lines are there, the secret is not.
-            assertTrue(!first || text.contains("DEBUG"), text);
+            // It ran and logged: the pool's debug lines and SnowKey's failure are there, the secret is not.
+            assertTrue(text.contains("SnowKey"), text);
+            assertTrue(!first || text.contains("DEBUG com.zaxxer.hikari"), text);
             first = false;
+            assertNoSecret("the generator process's output", text);
+        }
+    }
+
+    /** Same rule as for --password: the operations tool does not take a password inside --url either, and does not echo it. */
+    @Test
+    void operationsToolRefusesAPasswordInsideTheUrl() throws IOException {
+        for (String url : List.of("jdbc:postgresql://postgres:" + SECRET + "@127.0.0.1:" + closedPort() + "/test",
+                "jdbc:mysql://(host=127.0.0.1,user=root,password=" + SECRET + ")/test", "jdbc:h2:mem:x;PASSWORD=" + SECRET)) {
+            ByteArrayOutputStream output = new ByteArrayOutputStream();
+            PrintStream printer = new PrintStream(output, true, StandardCharsets.UTF_8);
+            assertEquals(2, JdbcLeaseCli.run(new String[] {"--url", url, "list"}, java.util.Map.of(), printer, printer));
+            String text = output.toString(StandardCharsets.UTF_8);
+            assertTrue(text.contains(JdbcLeaseCli.PASSWORD_ENV), text);
             assertNoSecret("the operations tool's output", text);
         }
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        PrintStream printer = new PrintStream(output, true, StandardCharsets.UTF_8);
+        assertEquals(1, JdbcLeaseCli.run(new String[] {"--url", "jdbc:postgresql://127.0.0.1:" + closedPort() + "/test", "--username", "postgres", "list"},
+                java.util.Map.of(JdbcLeaseCli.PASSWORD_ENV, SECRET), printer, printer));
+        assertNoSecret("the operations tool's output", output.toString(StandardCharsets.UTF_8));
     }
 
     /** Opens a lease as the key generator does at start-up and returns everything an operator could see of the failure. */
