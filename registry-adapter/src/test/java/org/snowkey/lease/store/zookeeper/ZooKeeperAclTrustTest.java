@@ -217,6 +217,26 @@ class ZooKeeperAclTrustTest {
         assertNoDigest(refused.text() + fromFile.text() + fromVariable.text());
     }
 
+    /** The operations tool in its own JVM, every logger at TRACE: neither SnowKey, Curator nor ZooKeeper prints the digest. */
+    @Test
+    void theOperationsToolPrintsNoDigestAtAnyLogLevel() throws Exception {
+        try (WorkerLease lease = openLease(DIGEST)) {
+            lease.currentGrant();
+        }
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=trace", "-Dorg.slf4j.simpleLogger.log.org.snowkey=trace", "-cp", classpath,
+                ZooKeeperLeaseCli.class.getName(), "--servers", server.getConnectString(), "--namespace", namespace, "list").redirectErrorStream(true);
+        builder.environment().put(ZooKeeperLeaseCli.DIGEST_ENV, DIGEST);
+        Process process = builder.start();
+        byte[] output = process.getInputStream().readAllBytes();
+        assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the operations tool did not end");
+        String text = new String(output, StandardCharsets.UTF_8);
+        assertEquals(0, process.exitValue(), text);
+        assertTrue(text.contains("DEBUG") && text.contains("WORKER"), text);
+        assertNoDigest(text);
+    }
+
     private static Output cli(final Map<String, String> environment, final String[] base, final String... command) {
         String[] args = new String[base.length + command.length];
         System.arraycopy(base, 0, args, 0, base.length);
