@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -81,17 +82,17 @@ final class LeaseNodeAcls {
         }
     }
 
-    private java.util.Optional<String> describeProblem(final String path) throws Exception {
+    private Optional<String> describeProblem(final String path) throws Exception {
         List<ACL> actual;
         try {
             actual = client.getACL().forPath(path);
         } catch (final KeeperException.NoNodeException ex) {
             // Deleted since it was listed: nothing left to trust.
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (final KeeperException.NoAuthException ex) {
-            return java.util.Optional.of("node " + path + " hides its ACL from the digest user");
+            return Optional.of("node " + path + " hides its ACL from the digest user");
         }
-        return isSafe(actual) ? java.util.Optional.empty() : java.util.Optional.of("node " + path + " has ACL " + describe(actual));
+        return isSafe(actual) ? Optional.empty() : Optional.of("node " + path + " has ACL " + describe(actual));
     }
 
     /** True when only the digest user may write, create, delete or administer the node. */

@@ -1,5 +1,6 @@
 package org.snowkey.lease.store.zookeeper;
 
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,8 @@ import org.snowkey.lease.store.StoredLease;
  *
  * <p>With a digest, every node this store creates (parents included) carries an ACL that gives everyone read
  * access (operators can list leases) and only the digest user write and delete access, so that other clients of
- * the ensemble cannot rewrite or remove leases.
+ * the ensemble cannot rewrite or remove leases. Before a pool's first use, every node of the pool is checked for that
+ * ACL (see {@link LeaseNodeAcls}): a path someone else prepared is refused, not trusted.
  *
  * <p>Persistent nodes, not ephemeral ones: a lease must outlive a ZooKeeper session (a holder keeps issuing
  * through a short outage), and the record must keep {@code reservedUntil} after its holder died.
@@ -244,7 +246,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
      *
      * @return the number of nodes changed
      */
-    public int repairAcls(final String pool, final long nowMillis, final long leaseDurationMillis, final java.io.PrintStream out) {
+    public int repairAcls(final String pool, final long nowMillis, final long leaseDurationMillis, final PrintStream out) {
         if (acls == null) {
             throw new IllegalStateException("repairing the ACL of the lease nodes needs the digest (zookeeper-digest) they are to be locked with");
         }
