@@ -69,7 +69,7 @@ public record GeneratorSettings(IdLayout layout, Integer workerId, long maxToler
                 Set<String> known = new TreeSet<>(PropertyNames.GENERATOR);
                 known.addAll(PropertyNames.SHARED_LEASE);
                 known.addAll(otherKnownProps);
-                throw new InvalidSettingException(name, props.get(key), "unknown property; known properties are " + known);
+                throw InvalidSettingException.unknown(name, props.get(key), "unknown property; known properties are " + known);
             }
         }
     }

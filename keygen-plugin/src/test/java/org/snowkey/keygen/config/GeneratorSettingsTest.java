@@ -70,7 +70,6 @@ class GeneratorSettingsTest {
             "max-time-cache-milliseconds | -1 | expected a whole number from 0 to",
             "max-time-cache-milliseconds | 10s | expected a whole number from 0 to",
             "sequence-scope | tables | expected 'table' or 'global'",
-            "worker-id-bit | 10 | unknown property; known properties are",
     })
     void rejectsBadValuesNamingThePropAndTheValue(final String prop, final String value, final String expected) {
         InvalidSettingException failure = assertThrows(InvalidSettingException.class, () -> parse(prop, value));

@@ -8,6 +8,7 @@ import java.util.Set;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.config.UrlCredentials;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.admin.LeaseAdmin;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
@@ -62,6 +63,12 @@ public final class JdbcLeaseCli {
         if (parsed.options().containsKey("--password")) {
             err.println("--password is not accepted (the command line is visible to every user of the host); put the password into " + PASSWORD_ENV
                     + " or the variable named by --password-env");
+            return 2;
+        }
+        if (!UrlCredentials.secretsIn(parsed.options().get("--url")).isEmpty()) {
+            // The same rule for a password inside the URL: the command line is no place for it.
+            err.println("--url carries a password (the command line is visible to every user of the host); give the URL without it and put the password "
+                    + "into " + PASSWORD_ENV + " or the variable named by --password-env");
             return 2;
         }
         Properties props = new Properties();

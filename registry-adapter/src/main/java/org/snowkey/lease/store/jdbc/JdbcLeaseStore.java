@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.Redactor;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
@@ -57,7 +58,7 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     private final JdbcStoreSettings settings;
 
-    private final SecretRedactor redactor;
+    private final Redactor redactor;
 
     private final HikariDataSource dataSource;
 
@@ -83,27 +84,21 @@ public final class JdbcLeaseStore implements LeaseStore {
     }
 
     /**
-     * HikariCP resolves the driver when the pool is built (no connection yet). Its errors may quote the URL, so
-     * they are rethrown cleaned.
+     * The driver is resolved when the pool is built (no connection yet); a missing driver fails here, cleaned. The
+     * pool gets a data source that keeps the URL and the credentials to itself (see {@link RedactingDriverDataSource}).
      */
-    private static HikariDataSource openPool(final JdbcStoreSettings settings, final SecretRedactor redactor) {
+    private static HikariDataSource openPool(final JdbcStoreSettings settings, final Redactor redactor) {
         try {
-            return new HikariDataSource(poolConfig(settings));
-        } catch (final RuntimeException ex) {
+            return new HikariDataSource(poolConfig(settings, new RedactingDriverDataSource(settings, redactor)));
+        } catch (final SQLException | RuntimeException ex) {
             throw new LeaseStoreUnavailableException("SnowKey cannot open a connection pool for " + settings.safeUrl() + " (is its JDBC driver on the classpath?): "
                     + redactor.messages(ex), redactor.clean(ex));
         }
     }
 
-    private static HikariConfig poolConfig(final JdbcStoreSettings settings) {
+    private static HikariConfig poolConfig(final JdbcStoreSettings settings, final RedactingDriverDataSource connections) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(settings.url());
-        if (settings.username() != null) {
-            config.setUsername(settings.username());
-        }
-        if (settings.password() != null) {
-            config.setPassword(settings.password());
-        }
+        config.setDataSource(connections);
         // Named after the table, never the URL: HikariCP prints the pool name in every log line.
         config.setPoolName("snowkey-lease-" + settings.table().value());
         // One connection renews while another acquires or lists; the lease table needs no more.
@@ -115,7 +110,6 @@ public final class JdbcLeaseStore implements LeaseStore {
         // Do not connect in the constructor: start-up retries belong to the lease protocol's acquire timeout.
         config.setInitializationFailTimeout(-1L);
         config.setAutoCommit(true);
-        config.setDataSourceProperties(DriverTimeouts.forUrl(settings.url(), settings.timeoutMillis()));
         return config;
     }
 

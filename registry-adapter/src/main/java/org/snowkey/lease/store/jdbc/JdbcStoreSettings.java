@@ -1,5 +1,8 @@
 package org.snowkey.lease.store.jdbc;
 
+import org.snowkey.keygen.config.Redactor;
+import org.snowkey.keygen.config.SettingText;
+
 /**
  * How to reach the lease table.
  *
@@ -32,14 +35,14 @@ public record JdbcStoreSettings(String url, String username, String password, Jd
         return JdbcUrls.withoutCredentials(url);
     }
 
-    /** Every string that must never reach a message: the password and the URL as written (it may embed one). */
-    SecretRedactor redactor() {
-        return new SecretRedactor(url, safeUrl(), password);
+    /** Every string that must never reach a message: the password, the URL as written and the credentials inside it. */
+    Redactor redactor() {
+        return Redactor.of(url, password);
     }
 
     @Override
     public String toString() {
-        return "JdbcStoreSettings[url=" + safeUrl() + ", username=" + username + ", password=" + (password == null || password.isEmpty() ? "(none)" : "****")
+        return "JdbcStoreSettings[url=" + safeUrl() + ", username=" + (username == null ? null : SettingText.quotable(username)) + ", password=" + (password == null || password.isEmpty() ? "(none)" : "****")
                 + ", table=" + table + ", createTable=" + createTable + ", timeoutMillis=" + timeoutMillis + "]";
     }
 }

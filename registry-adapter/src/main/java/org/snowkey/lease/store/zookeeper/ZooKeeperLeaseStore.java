@@ -1,26 +1,22 @@
 package org.snowkey.lease.store.zookeeper;
 
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
-import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
@@ -35,7 +31,8 @@ import org.snowkey.lease.store.StoredLease;
  *
  * <p>With a digest, every node this store creates (parents included) carries an ACL that gives everyone read
  * access (operators can list leases) and only the digest user write and delete access, so that other clients of
- * the ensemble cannot rewrite or remove leases.
+ * the ensemble cannot rewrite or remove leases. Before a pool's first use, every node of the pool is checked for that
+ * ACL (see {@link LeaseNodeAcls}): a path someone else prepared is refused, not trusted.
  *
  * <p>Persistent nodes, not ephemeral ones: a lease must outlive a ZooKeeper session (a holder keeps issuing
  * through a short outage), and the record must keep {@code reservedUntil} after its holder died.
@@ -49,6 +46,12 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     private final CuratorFramework client;
 
     private final String root;
+
+    /** Checks the ACL of the lease nodes when a digest is set; null without one (the nodes are open by design). */
+    private final LeaseNodeAcls acls;
+
+    /** Pools whose nodes passed the ACL check; each pool is checked once, before its first use. */
+    private final Set<String> verifiedPools = ConcurrentHashMap.newKeySet();
 
     /** Starts the client; connecting happens in the background and each operation waits for it up to the connection timeout. */
     public ZooKeeperLeaseStore(final ZooKeeperStoreSettings settings) {
@@ -68,6 +71,25 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         }
         client = builder.build();
         client.start();
+        acls = settings.digest() == null ? null : new LeaseNodeAcls(client, settings.digest());
+    }
+
+    /**
+     * Before the first use of a pool with a digest set: refuses lease nodes that anyone but the digest user may change
+     * (see {@link LeaseNodeAcls}). Afterwards nobody else can create, change or delete a node of the pool.
+     */
+    private void verifyAcls(final String pool) {
+        if (acls == null || verifiedPools.contains(pool)) {
+            return;
+        }
+        try {
+            acls.verify(root, pool);
+        } catch (final InsecureLeaseNodesException ex) {
+            throw ex;
+        } catch (final Exception ex) {
+            throw translate("check the ACLs of " + workers(pool), ex);
+        }
+        verifiedPools.add(pool);
     }
 
     /**
@@ -101,6 +123,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     @Override
     public Optional<StoredLease> read(final String pool, final int workerId) {
+        verifyAcls(pool);
         String path = path(pool, workerId);
         try {
             Stat stat = new Stat();
@@ -117,6 +140,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     @Override
     public PoolListing list(final String pool) {
+        verifyAcls(pool);
         List<String> children;
         try {
             children = client.getChildren().forPath(workers(pool));
@@ -146,6 +170,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     @Override
     public Optional<Long> create(final LeaseRecord record) {
+        verifyAcls(record.pool());
         String path = path(record.pool(), record.workerId());
         try {
             client.create().creatingParentsIfNeeded().forPath(path, LeaseRecordJson.write(record));
@@ -160,6 +185,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     @Override
     public Optional<Long> compareAndSet(final LeaseRecord record, final long expectedStoreVersion) {
+        verifyAcls(record.pool());
         String path = path(record.pool(), record.workerId());
         try {
             Stat stat = client.setData().withVersion(Math.toIntExact(expectedStoreVersion)).forPath(path, LeaseRecordJson.write(record));
@@ -227,6 +253,25 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
                 || code == KeeperException.Code.SESSIONMOVED || code == KeeperException.Code.RECONFIGINPROGRESS || code == KeeperException.Code.NEWCONFIGNOQUORUM;
     }
 
+    /**
+     * Gives every node of the pool SnowKey's ACL and re-reserves records that others could have written; an
+     * operator's deliberate repair (see {@link LeaseNodeAcls#repair}).
+     *
+     * @return the number of nodes changed
+     */
+    public int repairAcls(final String pool, final long nowMillis, final long leaseDurationMillis, final PrintStream out) {
+        if (acls == null) {
+            throw new IllegalStateException("repairing the ACL of the lease nodes needs the digest (zookeeper-digest) they are to be locked with");
+        }
+        try {
+            int changed = acls.repair(root, pool, nowMillis, leaseDurationMillis, out);
+            verifiedPools.remove(pool);
+            return changed;
+        } catch (final Exception ex) {
+            throw translate("repair the ACLs of " + workers(pool), ex);
+        }
+    }
+
     /** The Curator client, for the operations CLI and tests. */
     public CuratorFramework client() {
         return client;
@@ -247,13 +292,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         private final List<ACL> acl;
 
         DigestAclProvider(final String digest) {
-            try {
-                // Not List.of: ZooKeeper asks the list whether it contains null, which immutable lists answer with an NPE.
-                acl = Collections.unmodifiableList(new ArrayList<>(Arrays.asList(new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE),
-                        new ACL(ZooDefs.Perms.ALL, new Id("digest", DigestAuthenticationProvider.generateDigest(digest))))));
-            } catch (final NoSuchAlgorithmException ex) {
-                throw new IllegalStateException("SHA-1 digests are part of every Java runtime", ex);
-            }
+            acl = LeaseNodeAcls.aclOf(digest);
         }
 
         @Override

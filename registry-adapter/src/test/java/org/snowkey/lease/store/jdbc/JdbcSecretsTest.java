@@ -17,6 +17,7 @@ import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.config.Redactor;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 
 /**
@@ -97,7 +98,7 @@ class JdbcSecretsTest {
     @Test
     void redactorCleansEveryCauseAndKeepsTheSqlState() {
         String url = "jdbc:mysql://app:" + SECRET + "@db/test";
-        SecretRedactor redactor = new SecretRedactor(url, JdbcUrls.withoutCredentials(url), SECRET);
+        Redactor redactor = Redactor.of(url, SECRET);
         SQLException root = new SQLException("login to " + url + " failed with password " + SECRET, "28000");
         Throwable cleaned = redactor.clean(new SQLTransientConnectionException("pool: " + url, "08001", root));
         assertFalse(fullTrace(cleaned).contains(SECRET), fullTrace(cleaned));

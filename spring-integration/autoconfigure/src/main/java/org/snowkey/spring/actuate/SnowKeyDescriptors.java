@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.snowkey.keygen.config.Redactor;
 import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
@@ -22,6 +23,15 @@ public final class SnowKeyDescriptors {
         return epochMillis < 0 ? null : Instant.ofEpochMilli(epochMillis).toString();
     }
 
+    /**
+     * Text from the lease backend (its registry, scope or last problem) as Actuator may show it: credentials of any URL
+     * in it are stripped. Backends already describe themselves without secrets; this holds for any backend, whatever
+     * URL shape was configured, since Actuator output is often readable by more people than the logs.
+     */
+    static String shown(final String text) {
+        return Redactor.URLS_ONLY.clean(text);
+    }
+
     /** A reserved ceiling as text: "none" when no registry bounds it. */
     static String ceiling(final long ceilingMillis) {
         return ceilingMillis == LeaseGrant.UNBOUNDED ? "none" : instant(ceilingMillis);
@@ -34,7 +44,7 @@ public final class SnowKeyDescriptors {
             streams.put(each.getKey(), new Stream(each.getValue().idsIssued(), each.getValue().timeCacheMillis()));
         }
         IdLayout layout = generator.layout();
-        return new Generator(generator.scopeKey(), status.registry(), status.pool(), status.workerId(), status.healthy(), status.problem(),
+        return new Generator(shown(generator.scopeKey()), shown(status.registry()), status.pool(), status.workerId(), status.healthy(), shown(status.problem()),
                 instant(status.expiresAtMillis()), ceiling(status.ceilingMillis()), status.renewals(), status.renewalFailures(),
                 generator.timeCacheMillis(), generator.idsIssued(), generator.clockBackWaits(),
                 new Layout(layout.workerIdBits(), layout.sequenceBits(), layout.sequenceLowBits(), instant(layout.epochMillis()),

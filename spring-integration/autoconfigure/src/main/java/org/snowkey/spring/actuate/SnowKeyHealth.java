@@ -38,7 +38,7 @@ public record SnowKeyHealth(boolean up, Map<String, Object> details) {
         boolean ceilingPassed = bounded && status.ceilingMillis() < nowMillis;
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("workerId", status.workerId());
-        putIfPresent(details, "registry", status.registry());
+        putIfPresent(details, "registry", SnowKeyDescriptors.shown(status.registry()));
         if (leased) {
             details.put("pool", status.pool());
             putInstant(details, "leaseExpiresAt", status.expiresAtMillis());
@@ -58,7 +58,7 @@ public record SnowKeyHealth(boolean up, Map<String, Object> details) {
             problem = "the SnowKey generator bean is closed";
         }
         if (problem != null) {
-            details.put("problem", problem);
+            details.put("problem", SnowKeyDescriptors.shown(problem));
         }
         return new SnowKeyHealth(status.healthy() && !ceilingPassed && !generator.isClosed(), details);
     }

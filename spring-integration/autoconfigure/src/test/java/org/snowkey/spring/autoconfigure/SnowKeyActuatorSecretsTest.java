@@ -1,0 +1,121 @@
+package org.snowkey.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.snowkey.spring.actuate.SnowKeyEndpoint;
+import org.snowkey.spring.actuate.SnowKeyHealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The {@code snowkey} health details, {@code /actuator/snowkey} and the start-up failure report never show a password,
+ * a digest or a URL with credentials, whatever URL shape was configured. The secret is searched as written and
+ * Base64- or hex-encoded in the JSON the endpoint renders.
+ */
+class SnowKeyActuatorSecretsTest {
+
+    static final String SECRET = "Boot-Secret-6620";
+
+    private static TestingServer zookeeper;
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(SnowKeyAutoConfiguration.class, SnowKeyActuatorAutoConfiguration.class))
+            .withPropertyValues("management.endpoints.web.exposure.include=snowkey", "snowkey.lease.acquire-timeout=2s");
+
+    @BeforeAll
+    static void startZooKeeper() throws Exception {
+        zookeeper = new TestingServer(true);
+    }
+
+    @AfterAll
+    static void stopZooKeeper() throws Exception {
+        zookeeper.close();
+    }
+
+    /** H2 takes its credentials from settings inside the URL, in any case, or from snowkey.jdbc.password. */
+    @ParameterizedTest
+    @ValueSource(strings = {"snowkey.jdbc.url=jdbc:h2:mem:boot_a;DB_CLOSE_DELAY=-1;USER=sa;PASSWORD=" + SECRET,
+            "snowkey.jdbc.url=jdbc:h2:mem:boot_b;DB_CLOSE_DELAY=-1;user=sa;password=" + SECRET + ";MODE=MySQL",
+            "snowkey.jdbc.url=jdbc:h2:mem:boot_c;DB_CLOSE_DELAY=-1|snowkey.jdbc.username=sa|snowkey.jdbc.password=" + SECRET})
+    void jdbcLeaseDetailsCarryNoCredentials(final String properties) {
+        runner.withPropertyValues("snowkey.lease.registry=jdbc").withPropertyValues(properties.split("\\|")).run(context -> {
+            assertThat(context).hasNotFailed();
+            String shown = actuatorOutput(context);
+            assertThat(shown).contains("jdbc:h2:mem:boot_");
+            assertNoSecret(shown);
+        });
+    }
+
+    @Test
+    void zookeeperDigestIsNotShown() {
+        runner.withPropertyValues("snowkey.lease.registry=zookeeper", "snowkey.zookeeper.server-lists=" + zookeeper.getConnectString(),
+                "snowkey.zookeeper.namespace=bootsecret", "snowkey.zookeeper.digest=snowkey:" + SECRET).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    String shown = actuatorOutput(context);
+                    assertThat(shown).contains(zookeeper.getConnectString());
+                    assertNoSecret(shown);
+                });
+    }
+
+    /** A backend that quotes its URL with credentials: Actuator strips them whatever the backend does. */
+    @Test
+    void aBackendQuotingCredentialsIsCleanedInActuator() {
+        runner.withPropertyValues("snowkey.lease.registry=credential-quoting-test").run(context -> {
+            assertThat(context).hasNotFailed();
+            String shown = actuatorOutput(context);
+            assertThat(shown).contains("jdbc:postgresql://db:5432/x?ssl=true").contains("mysql://db:3306/x");
+            assertNoSecret(shown);
+        });
+    }
+
+    /** URL shapes that cannot connect here: the start-up failure and its analysis stay clean. */
+    @ParameterizedTest
+    @ValueSource(strings = {"jdbc:postgresql://postgres:" + SECRET + "@127.0.0.1:PORT/test",
+            "jdbc:mysql://(host=127.0.0.1,port=PORT,user=root,password=" + SECRET + ")/test",
+            "jdbc:mariadb://root:" + SECRET + "@127.0.0.1:PORT/test?password=" + SECRET})
+    void startUpFailureCarriesNoCredentials(final String url) throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        runner.withPropertyValues("snowkey.lease.registry=jdbc", "snowkey.jdbc.url=" + url.replace("PORT", String.valueOf(closedPort))).run(context -> {
+            assertThat(context).hasFailed();
+            Throwable failure = context.getStartupFailure();
+            StringWriter trace = new StringWriter();
+            failure.printStackTrace(new PrintWriter(trace));
+            FailureAnalysis analysis = new SnowKeyLeaseFailureAnalyzer().analyze(failure);
+            String shown = trace + (analysis == null ? "" : analysis.getDescription() + analysis.getAction());
+            assertThat(shown).contains("127.0.0.1");
+            assertNoSecret(shown);
+        });
+    }
+
+    private static String actuatorOutput(final ConfigurableApplicationContext context) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        return json.writeValueAsString(context.getBean(SnowKeyHealthIndicator.class).health()) + json.writeValueAsString(context.getBean(SnowKeyEndpoint.class).snowkey());
+    }
+
+    private static void assertNoSecret(final String text) {
+        byte[] bytes = SECRET.getBytes(StandardCharsets.UTF_8);
+        for (String each : List.of(SECRET, Base64.getEncoder().encodeToString(bytes), HexFormat.of().formatHex(bytes), HexFormat.of().withUpperCase().formatHex(bytes))) {
+            assertThat(text).doesNotContain(each);
+        }
+    }
+}
