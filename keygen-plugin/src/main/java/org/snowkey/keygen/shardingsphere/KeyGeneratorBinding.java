@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.SequenceScope;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
@@ -22,6 +24,8 @@ import org.snowkey.keygen.runtime.SnowKeyRuntime;
  * <p>{@link #init} connects to nothing: ShardingSphere builds throw-away instances while it checks rules.
  */
 public final class KeyGeneratorBinding {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KeyGeneratorBinding.class);
 
     private Properties props = new Properties();
 
@@ -63,7 +67,9 @@ public final class KeyGeneratorBinding {
      */
     public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
         IdGenerator bound = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, cluster), owner);
-        bound.currentGrant();
+        int workerId = bound.currentGrant().workerId();
+        // The line users look for to confirm SnowKey, not ShardingSphere's own SNOWFLAKE, fills their keys (README).
+        LOG.info("SnowKey IMPROVED_SNOWFLAKE is active: worker id {} from {}", workerId, bound);
         generator = bound;
         streamsByTable.clear();
     }

@@ -1,0 +1,22 @@
+package org.snowkey.keygen.shardingsphere.v51;
+
+import java.nio.file.Path;
+
+import javax.sql.DataSource;
+
+import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
+import org.snowkey.keygen.testkit.LineContract;
+
+/** IMPROVED_SNOWFLAKE on the real ShardingSphere-JDBC 5.1. */
+class ShardingSphere51Test extends LineContract {
+
+    @Override
+    protected String databaseNameKey() {
+        return "schemaName";
+    }
+
+    @Override
+    protected DataSource createDataSource(final Path yaml) throws Exception {
+        return YamlShardingSphereDataSourceFactory.createDataSource(yaml.toFile());
+    }
+}
