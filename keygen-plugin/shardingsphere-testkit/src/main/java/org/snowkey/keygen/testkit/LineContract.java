@@ -78,15 +78,22 @@ public abstract class LineContract {
             assertEquals(1, statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (7, 'single')"));
             assertEquals(4, statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')"));
         }
-        List<Long> keys = fixture.keys(LineFixture.ORDER);
-        assertEquals(5, new HashSet<>(keys).size(), "five distinct keys: " + keys);
+        assertKeysOfWorkerSince(fixture.keys(LineFixture.ORDER), 5, held.get(0), before);
+    }
+
+    /**
+     * Asserts {@code count} distinct keys that decode to {@code workerId} and to a time since {@code beforeMillis}.
+     * The time cache may date a key up to max-time-cache-milliseconds (10 s) before the insert; ShardingSphere's
+     * own SNOWFLAKE keys decode years away (another epoch).
+     */
+    public static void assertKeysOfWorkerSince(final List<Long> keys, final int count, final int workerId, final long beforeMillis) {
+        assertEquals(count, new HashSet<>(keys).size(), count + " distinct keys: " + keys);
         long after = System.currentTimeMillis();
         for (long each : keys) {
             DecodedId decoded = IdLayout.defaults().decode(each);
-            assertEquals(held.get(0), decoded.workerId(), "key " + each + " carries the leased worker id: " + decoded);
+            assertEquals(workerId, decoded.workerId(), "key " + each + " carries the leased worker id: " + decoded);
             long millis = decoded.timestamp().toEpochMilli();
-            // The time cache may date a key up to max-time-cache-milliseconds (10 s) before the insert.
-            assertTrue(millis >= before - 10_000 && millis <= after, "key " + each + " is SnowKey's, dated in the test: " + decoded);
+            assertTrue(millis >= beforeMillis - 10_000 && millis <= after, "key " + each + " is SnowKey's, dated in the test: " + decoded);
         }
     }
 

@@ -104,7 +104,8 @@ public final class LineFixture {
         return ORDER.equals(logicTable) ? "order_id" : "item_id";
     }
 
-    private String h2Url(final int ds) {
+    /** The H2 URL of physical data source {@code ds} (0 or 1). */
+    public String h2Url(final int ds) {
         return "jdbc:h2:mem:" + name + "_ds_" + ds + ";DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false;MODE=MySQL";
     }
 
