@@ -1,13 +1,16 @@
 package org.snowkey.keygen.shardingsphere;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.SequenceScope;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
@@ -26,6 +29,13 @@ import org.snowkey.keygen.runtime.SnowKeyRuntime;
 public final class KeyGeneratorBinding {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeyGeneratorBinding.class);
+
+    /**
+     * The Cluster mode registries ShardingSphere has handed to any binding of this JVM. ShardingSphere 5.1.2 tells
+     * only some of its key generator instances the mode (tested: in Cluster mode the instance that issues keys is
+     * never told), so an instance that was not told takes the registry its siblings were given.
+     */
+    private static final Set<ClusterRegistry> CLUSTER_REGISTRIES_SEEN = ConcurrentHashMap.newKeySet();
 
     private Properties props = new Properties();
 
@@ -66,6 +76,7 @@ public final class KeyGeneratorBinding {
      * @param cluster the Cluster mode repository of ShardingSphere's mode configuration, when there is one
      */
     public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
+        cluster.ifPresent(CLUSTER_REGISTRIES_SEEN::add);
         IdGenerator bound = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, cluster), owner);
         int workerId = bound.currentGrant().workerId();
         // The line users look for to confirm SnowKey, not ShardingSphere's own SNOWFLAKE, fills their keys (README).
@@ -112,6 +123,30 @@ public final class KeyGeneratorBinding {
         return (database + "." + table).toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * The plan of an instance ShardingSphere never handed its context: with the props alone, unless they name no
+     * worker id source and this JVM runs ShardingSphere in Cluster mode, where worker id 0 would be a duplicate
+     * waiting to happen. Then the one registry seen is used, and with several the start fails closed.
+     */
+    private ScopePlan planWithoutContext() {
+        ScopePlan plan = SnowKeyRuntime.get().plan(props, Optional.empty());
+        if (!plan.unguardedStaticWorkerId() || CLUSTER_REGISTRIES_SEEN.isEmpty()) {
+            return plan;
+        }
+        List<ClusterRegistry> seen = List.copyOf(CLUSTER_REGISTRIES_SEEN);
+        if (seen.size() > 1) {
+            throw new IllegalStateException("SnowKey: ShardingSphere did not pass its mode to this IMPROVED_SNOWFLAKE instance, and this JVM runs "
+                    + seen.size() + " Cluster mode registries, so SnowKey cannot tell which one leases its worker id. Set "
+                    + PropertyNames.LEASE_REGISTRY + " (and its props) in this key generator's props");
+        }
+        return SnowKeyRuntime.get().plan(props, Optional.of(seen.get(0)));
+    }
+
+    /** Forgets the Cluster mode registries seen so far: for tests that start and stop Cluster-mode contexts in one JVM. */
+    public static void forgetSeenClusterRegistries() {
+        CLUSTER_REGISTRIES_SEEN.clear();
+    }
+
     /** The generator this binding issues from, binding it (without a cluster registry) if ShardingSphere never did. */
     public IdGenerator generator() {
         IdGenerator current = generator;
@@ -119,7 +154,7 @@ public final class KeyGeneratorBinding {
             synchronized (this) {
                 current = generator;
                 if (current == null) {
-                    current = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, Optional.empty()));
+                    current = SnowKeyRuntime.get().generator(planWithoutContext());
                     generator = current;
                 }
             }

@@ -17,12 +17,17 @@ import java.util.Set;
 
 import javax.sql.DataSource;
 
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
 
 /**
  * What {@code IMPROVED_SNOWFLAKE} must do on every ShardingSphere line, through that line's real ShardingSphere-JDBC
@@ -46,6 +51,14 @@ public abstract class LineContract {
     /** {@code schemaName} (5.1) or {@code databaseName} (5.2 on). */
     protected abstract String databaseNameKey();
 
+    /**
+     * The {@code mode:} block of this line for Cluster mode on ZooKeeper, with {@code overwrite} where the line has it.
+     *
+     * @param serverLists {@code host:port} of the ZooKeeper
+     * @param namespace the Cluster mode namespace
+     */
+    protected abstract String clusterModeOnZooKeeper(String serverLists, String namespace);
+
     /** Opens the YAML file with this line's ShardingSphere-JDBC. */
     protected abstract DataSource createDataSource(Path yaml) throws Exception;
 
@@ -63,6 +76,7 @@ public abstract class LineContract {
             each.close();
         }
         SnowKeyRuntime.get().closeAll();
+        KeyGeneratorBinding.forgetSeenClusterRegistries();
     }
 
     @Test
@@ -94,6 +108,33 @@ public abstract class LineContract {
             assertEquals(workerId, decoded.workerId(), "key " + each + " carries the leased worker id: " + decoded);
             long millis = decoded.timestamp().toEpochMilli();
             assertTrue(millis >= beforeMillis - 10_000 && millis <= after, "key " + each + " is SnowKey's, dated in the test: " + decoded);
+        }
+    }
+
+    @Test
+    void clusterModeLeasesTheWorkerIdFromTheModesZooKeeper() throws Exception {
+        try (TestingServer zooKeeper = new TestingServer(true);
+             CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(200))) {
+            client.start();
+            // No lease-registry and no ZooKeeper props: SnowKey takes both from the mode configuration.
+            LineFixture fixture = new LineFixture(databaseNameKey())
+                    .mode(clusterModeOnZooKeeper(zooKeeper.getConnectString(), "line_ns"))
+                    .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", Map.of())
+                    .table(LineFixture.ORDER, "snowkey");
+            long before = System.currentTimeMillis();
+            DataSource dataSource = open(fixture);
+            List<String> workers = client.getChildren().forPath("/line_ns/snowkey/default/workers");
+            assertEquals(1, workers.size(), "one lease node in the mode's ZooKeeper: " + workers);
+            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+                statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+            }
+            assertKeysOfWorkerSince(fixture.keys(LineFixture.ORDER), 3, Integer.parseInt(workers.get(0)), before);
+            for (AutoCloseable each : opened) {
+                each.close();
+            }
+            opened.clear();
+            SnowKeyRuntime.get().closeAll();
+            KeyGeneratorBinding.forgetSeenClusterRegistries();
         }
     }
 

@@ -16,6 +16,11 @@ class ShardingSphere53Test extends LineContract {
     }
 
     @Override
+    protected String clusterModeOnZooKeeper(final String serverLists, final String namespace) {
+        return "mode:\n  type: Cluster\n  repository:\n    type: ZooKeeper\n    props:\n      namespace: " + namespace + "\n      server-lists: " + serverLists + "\n";
+    }
+
+    @Override
     protected DataSource createDataSource(final Path yaml) throws Exception {
         return YamlShardingSphereDataSourceFactory.createDataSource(yaml.toFile());
     }
