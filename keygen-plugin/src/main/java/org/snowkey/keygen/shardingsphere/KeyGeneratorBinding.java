@@ -78,11 +78,14 @@ public final class KeyGeneratorBinding {
     public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
         cluster.ifPresent(CLUSTER_REGISTRIES_SEEN::add);
         IdGenerator bound = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, cluster), owner);
-        int workerId = bound.currentGrant().workerId();
-        // The line users look for to confirm SnowKey, not ShardingSphere's own SNOWFLAKE, fills their keys (README).
-        LOG.info("SnowKey IMPROVED_SNOWFLAKE is active: worker id {} from {}", workerId, bound);
+        logActive(bound);
         generator = bound;
         streamsByTable.clear();
+    }
+
+    /** The line users look for to confirm SnowKey, not ShardingSphere's own SNOWFLAKE, fills their keys (README). Takes the lease. */
+    private static void logActive(final IdGenerator bound) {
+        LOG.info("SnowKey IMPROVED_SNOWFLAKE is active: worker id {} from {}", bound.currentGrant().workerId(), bound);
     }
 
     /** The stream of an INSERT into that table ({@code sequence-scope: table}) or the scope's one stream ({@code global}). */
@@ -155,6 +158,7 @@ public final class KeyGeneratorBinding {
                 current = generator;
                 if (current == null) {
                     current = SnowKeyRuntime.get().generator(planWithoutContext());
+                    logActive(current);
                     generator = current;
                 }
             }
