@@ -1,15 +1,33 @@
 package org.snowkey.keygen.shardingsphere;
 
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
+import org.apache.shardingsphere.infra.instance.metadata.InstanceType;
 import org.apache.shardingsphere.mode.manager.ContextManager;
 import org.apache.shardingsphere.mode.manager.listener.ContextManagerLifecycleListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /**
  * Releases the worker leases of a ShardingSphere context when it is destroyed (ShardingSphereDataSource.close()).
  * ShardingSphere never closes key generate algorithms, so this callback and the JVM shutdown hook are where
  * leases end. A lease shared with another live context stays until that one goes too.
+ *
+ * <p>Every line from 5.1 to 5.5 has an interface of this name, with other methods, and loads this class from
+ * the services file too. The extra methods below carry the descriptors the older lines call (5.1 to 5.3:
+ * {@code onInitialized(ModeConfiguration, ContextManager)}; 5.4: {@code onInitialized(String, ContextManager)} and
+ * {@code onDestroyed(String, InstanceType)}), so those lines find a method instead of failing their start-up with
+ * {@code AbstractMethodError}; there the listener does nothing but say why (docs/design.md, "ShardingSphere lines").
  */
 public final class ContextLifecycleListener implements ContextManagerLifecycleListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ContextLifecycleListener.class);
+
+    private static final AtomicBoolean EXPLAINED = new AtomicBoolean();
 
     @Override
     public void onInitialized(final ContextManager contextManager) {
@@ -18,5 +36,36 @@ public final class ContextLifecycleListener implements ContextManagerLifecycleLi
     @Override
     public void onDestroyed(final ContextManager contextManager) {
         SnowKeyRuntime.get().release(contextManager.getComputeNodeInstanceContext());
+    }
+
+    /** Called by ShardingSphere 5.1 to 5.3 only: this listener is inert there. */
+    public void onInitialized(final ModeConfiguration modeConfiguration, final ContextManager contextManager) {
+        explainInert();
+    }
+
+    /** Called by ShardingSphere 5.4 only: this listener is inert there. */
+    public void onInitialized(final String databaseName, final ContextManager contextManager) {
+        explainInert();
+    }
+
+    /** Called by ShardingSphere 5.4 only: this listener is inert there (leases end at JVM shutdown). */
+    public void onDestroyed(final String databaseName, final InstanceType instanceType) {
+    }
+
+    private static void explainInert() {
+        if (!EXPLAINED.compareAndSet(false, true)) {
+            return;
+        }
+        String version = ShardingSphereLine.runningVersion(ContextManager.class).orElse("(unknown version)");
+        String line = ShardingSphereLine.lineOf(version);
+        List<ShardingSphereLine.Adapter> adapters = ShardingSphereLine.adapters(ContextLifecycleListener.class.getClassLoader());
+        Optional<ShardingSphereLine.Adapter> serving = adapters.stream().filter(each -> each.line().equals(line)).findFirst();
+        if (serving.isPresent()) {
+            LOG.info("SnowKey: snowkey-keygen-plugin's ShardingSphere {} registrations stay inert on ShardingSphere {}; {} serves IMPROVED_SNOWFLAKE",
+                    ShardingSphereLine.PLUGIN_LINE, version, serving.get().artifact());
+        } else {
+            LOG.warn("SnowKey: snowkey-keygen-plugin serves ShardingSphere {}.x by itself, and this is ShardingSphere {}: it stays inert here, "
+                    + "so IMPROVED_SNOWFLAKE is not registered. Add {}", ShardingSphereLine.PLUGIN_LINE, version, ShardingSphereLine.artifactFor(line));
+        }
     }
 }

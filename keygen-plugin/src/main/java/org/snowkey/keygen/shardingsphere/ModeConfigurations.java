@@ -7,14 +7,20 @@ import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
 import org.apache.shardingsphere.mode.repository.cluster.ClusterPersistRepositoryConfiguration;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 
-/** Reads the cluster repository out of ShardingSphere's mode configuration into a type of our own. */
-final class ModeConfigurations {
+/**
+ * Reads the cluster repository out of ShardingSphere's mode configuration into a type of our own.
+ *
+ * <p>Shared by every line: {@code ModeConfiguration} and {@code ClusterPersistRepositoryConfiguration} keep their
+ * names and the getters used here from 5.1 to 5.5 (checked with javap), so this class links on each of them. It
+ * must not call what a line lacks, such as 5.5's {@code ModeConfiguration.isCluster()}.
+ */
+public final class ModeConfigurations {
 
     private ModeConfigurations() {
     }
 
-    static Optional<ClusterRegistry> clusterRegistry(final ModeConfiguration mode) {
-        if (mode == null || !mode.isCluster() || mode.getRepository() == null) {
+    public static Optional<ClusterRegistry> clusterRegistry(final ModeConfiguration mode) {
+        if (mode == null || !"Cluster".equalsIgnoreCase(mode.getType()) || mode.getRepository() == null) {
             return Optional.empty();
         }
         // Only touched in Cluster mode, where ShardingSphere's cluster repository API is on the classpath.

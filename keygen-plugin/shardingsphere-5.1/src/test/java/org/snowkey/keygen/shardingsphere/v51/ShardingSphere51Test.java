@@ -1,0 +1,27 @@
+package org.snowkey.keygen.shardingsphere.v51;
+
+import java.nio.file.Path;
+
+import javax.sql.DataSource;
+
+import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
+import org.snowkey.keygen.testkit.LineContract;
+
+/** IMPROVED_SNOWFLAKE on the real ShardingSphere-JDBC 5.1. */
+class ShardingSphere51Test extends LineContract {
+
+    @Override
+    protected String databaseNameKey() {
+        return "schemaName";
+    }
+
+    @Override
+    protected String clusterModeOnZooKeeper(final String serverLists, final String namespace) {
+        return "mode:\n  type: Cluster\n  repository:\n    type: ZooKeeper\n    props:\n      namespace: " + namespace + "\n      server-lists: " + serverLists + "\n  overwrite: true\n";
+    }
+
+    @Override
+    protected DataSource createDataSource(final Path yaml) throws Exception {
+        return YamlShardingSphereDataSourceFactory.createDataSource(yaml.toFile());
+    }
+}

@@ -1,0 +1,223 @@
+package org.snowkey.keygen.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.layout.DecodedId;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
+
+/**
+ * What {@code IMPROVED_SNOWFLAKE} must do on every ShardingSphere line, through that line's real ShardingSphere-JDBC
+ * reading real YAML over H2, with worker ids leased from a JDBC lease table. Each adapter's test extends it and
+ * says how its line opens a YAML file.
+ *
+ * <p>Keys are decoded, not only counted: ShardingSphere 5.3 silently falls back to its own {@code SNOWFLAKE} for
+ * a key generator type it does not know, and those keys decode to another epoch and worker id.
+ */
+public abstract class LineContract {
+
+    private static final int INSERTS_PER_TABLE = 200;
+
+    @TempDir
+    protected Path directory;
+
+    protected final H2LeaseTable leases = new H2LeaseTable();
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    /** {@code schemaName} (5.1) or {@code databaseName} (5.2 on). */
+    protected abstract String databaseNameKey();
+
+    /**
+     * The {@code mode:} block of this line for Cluster mode on ZooKeeper, with {@code overwrite} where the line has it.
+     *
+     * @param serverLists {@code host:port} of the ZooKeeper
+     * @param namespace the Cluster mode namespace
+     */
+    protected abstract String clusterModeOnZooKeeper(String serverLists, String namespace);
+
+    /** Opens the YAML file with this line's ShardingSphere-JDBC. */
+    protected abstract DataSource createDataSource(Path yaml) throws Exception;
+
+    protected final DataSource open(final LineFixture fixture) throws Exception {
+        DataSource result = createDataSource(fixture.write(directory));
+        if (result instanceof AutoCloseable closeable) {
+            opened.add(closeable);
+        }
+        return result;
+    }
+
+    @AfterEach
+    void closeDataSourcesAndReleaseLeases() throws Exception {
+        for (AutoCloseable each : opened) {
+            each.close();
+        }
+        SnowKeyRuntime.get().closeAll();
+        KeyGeneratorBinding.forgetSeenClusterRegistries();
+    }
+
+    @Test
+    void singleAndMultiRowInsertsGetKeysOfTheLeasedWorkerIdAndOfNow() throws Exception {
+        LineFixture fixture = new LineFixture(databaseNameKey())
+                .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props("single"))
+                .table(LineFixture.ORDER, "snowkey");
+        long before = System.currentTimeMillis();
+        DataSource dataSource = open(fixture);
+        List<Integer> held = leases.heldWorkerIds("single");
+        assertEquals(1, held.size(), "the lease is taken at start-up: " + held);
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            assertEquals(1, statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (7, 'single')"));
+            assertEquals(4, statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')"));
+        }
+        assertKeysOfWorkerSince(fixture.keys(LineFixture.ORDER), 5, held.get(0), before);
+    }
+
+    /**
+     * Asserts {@code count} distinct keys that decode to {@code workerId} and to a time since {@code beforeMillis}.
+     * The time cache may date a key up to max-time-cache-milliseconds (10 s) before the insert; ShardingSphere's
+     * own SNOWFLAKE keys decode years away (another epoch).
+     */
+    public static void assertKeysOfWorkerSince(final List<Long> keys, final int count, final int workerId, final long beforeMillis) {
+        assertEquals(count, new HashSet<>(keys).size(), count + " distinct keys: " + keys);
+        long after = System.currentTimeMillis();
+        for (long each : keys) {
+            DecodedId decoded = IdLayout.defaults().decode(each);
+            assertEquals(workerId, decoded.workerId(), "key " + each + " carries the leased worker id: " + decoded);
+            long millis = decoded.timestamp().toEpochMilli();
+            assertTrue(millis >= beforeMillis - 10_000 && millis <= after, "key " + each + " is SnowKey's, dated in the test: " + decoded);
+        }
+    }
+
+    @Test
+    void clusterModeLeasesTheWorkerIdFromTheModesZooKeeper() throws Exception {
+        try (TestingServer zooKeeper = new TestingServer(true);
+             CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(200))) {
+            client.start();
+            // No lease-registry and no ZooKeeper props: SnowKey takes both from the mode configuration.
+            LineFixture fixture = new LineFixture(databaseNameKey())
+                    .mode(clusterModeOnZooKeeper(zooKeeper.getConnectString(), "line_ns"))
+                    .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", Map.of())
+                    .table(LineFixture.ORDER, "snowkey");
+            long before = System.currentTimeMillis();
+            DataSource dataSource = open(fixture);
+            List<String> workers = client.getChildren().forPath("/line_ns/snowkey/default/workers");
+            assertEquals(1, workers.size(), "one lease node in the mode's ZooKeeper: " + workers);
+            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+                statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+            }
+            assertKeysOfWorkerSince(fixture.keys(LineFixture.ORDER), 3, Integer.parseInt(workers.get(0)), before);
+            for (AutoCloseable each : opened) {
+                each.close();
+            }
+            opened.clear();
+            SnowKeyRuntime.get().closeAll();
+            KeyGeneratorBinding.forgetSeenClusterRegistries();
+        }
+    }
+
+    @Test
+    void eachTableWithItsOwnKeyGeneratorAndPoolStaysBalancedUnderAlternatingInserts() throws Exception {
+        LineFixture fixture = new LineFixture(databaseNameKey())
+                .keyGenerator("orders", "IMPROVED_SNOWFLAKE", leases.props("orders"))
+                .keyGenerator("items", "IMPROVED_SNOWFLAKE", leases.props("items"))
+                .table(LineFixture.ORDER, "orders")
+                .table(LineFixture.ITEM, "items");
+        insertAlternating(open(fixture));
+        for (String table : List.of(LineFixture.ORDER, LineFixture.ITEM)) {
+            List<Long> keys = fixture.keys(table);
+            assertEquals(INSERTS_PER_TABLE, new HashSet<>(keys).size());
+            assertEquals(INSERTS_PER_TABLE / 2, keys.stream().filter(each -> each % 2 == 0).count(), table + ": id % 2 splits evenly");
+            int pool = leases.heldWorkerIds(LineFixture.ORDER.equals(table) ? "orders" : "items").get(0);
+            assertTrue(keys.stream().allMatch(each -> IdLayout.defaults().decode(each).workerId() == pool), table + " keys carry its pool's worker id");
+        }
+    }
+
+    @Test
+    void tablesSharingOneKeyGeneratorShareOneStreamUniqueAcrossBothAndBalancedCombined() throws Exception {
+        LineFixture fixture = new LineFixture(databaseNameKey())
+                .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props("shared"))
+                .table(LineFixture.ORDER, "snowkey")
+                .table(LineFixture.ITEM, "snowkey");
+        insertAlternating(open(fixture));
+        Set<Long> all = new HashSet<>(fixture.keys(LineFixture.ORDER));
+        all.addAll(fixture.keys(LineFixture.ITEM));
+        assertEquals(2 * INSERTS_PER_TABLE, all.size(), "no key repeats across the two tables");
+        assertEquals(INSERTS_PER_TABLE, all.stream().filter(each -> each % 2 == 0).count(), "balanced over both tables together");
+    }
+
+    @Test
+    void shardingSpheresOwnSnowflakeStillStartsWithSnowKeysJarsOnTheClassPath() throws Exception {
+        // snowkey-keygen-plugin's 5.5 service registrations reach every line; they must not break its start-up.
+        LineFixture fixture = new LineFixture(databaseNameKey())
+                .keyGenerator("stock", "SNOWFLAKE", Map.of())
+                .table(LineFixture.ORDER, "stock");
+        assertTrue(insertReturningKey(open(fixture)) > 0);
+        assertEquals(1, fixture.keys(LineFixture.ORDER).size());
+    }
+
+    @Test
+    void anInvalidPropFailsStartUpNamingPropAndValue() throws Exception {
+        LineFixture fixture = new LineFixture(databaseNameKey())
+                .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", Map.of("worker-id-bits", "99"))
+                .table(LineFixture.ORDER, "snowkey");
+        Throwable failure = assertThrows(Throwable.class, () -> open(fixture));
+        String messages = messages(failure);
+        assertTrue(messages.contains("worker-id-bits") && messages.contains("99"), messages);
+    }
+
+    private static String messages(final Throwable failure) {
+        StringBuilder result = new StringBuilder();
+        for (Throwable each = failure; each != null; each = each.getCause()) {
+            result.append(each).append(" / ");
+        }
+        return result.toString();
+    }
+
+    private static void insertAlternating(final DataSource dataSource) throws Exception {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement order = connection.prepareStatement("INSERT INTO t_order (user_id, note) VALUES (?, 'o')");
+             PreparedStatement item = connection.prepareStatement("INSERT INTO t_order_item (user_id, note) VALUES (?, 'i')")) {
+            for (int i = 0; i < INSERTS_PER_TABLE; i++) {
+                order.setInt(1, i);
+                order.executeUpdate();
+                item.setInt(1, i);
+                item.executeUpdate();
+            }
+        }
+    }
+
+    /** The generated key of a single-row INSERT, as ShardingSphere returns it. */
+    protected static long insertReturningKey(final DataSource dataSource) throws Exception {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (user_id, note) VALUES (1, 'x')", Statement.RETURN_GENERATED_KEYS)) {
+            insert.executeUpdate();
+            try (ResultSet keys = insert.getGeneratedKeys()) {
+                assertTrue(keys.next(), "ShardingSphere returns the generated key");
+                return keys.getLong(1);
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package org.snowkey.keygen.shardingsphere;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.PropertyNames;
+import org.snowkey.keygen.config.SequenceScope;
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.generator.SequenceStream;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.runtime.ScopePlan;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+
+/**
+ * What a ShardingSphere key generate algorithm of any line does with SnowKey: validate props at {@code init()},
+ * bind the scope's generator (and lease) when ShardingSphere hands over its instance context, and pick the
+ * sequence stream of an INSERT. Free of ShardingSphere types, so that the 5.5 algorithm and the adapters of
+ * the older lines share it and stay a few lines of glue each.
+ *
+ * <p>{@link #init} connects to nothing: ShardingSphere builds throw-away instances while it checks rules.
+ */
+public final class KeyGeneratorBinding {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KeyGeneratorBinding.class);
+
+    /**
+     * The Cluster mode registries ShardingSphere has handed to any binding of this JVM. ShardingSphere 5.1.2 tells
+     * only some of its key generator instances the mode (tested: in Cluster mode the instance that issues keys is
+     * never told), so an instance that was not told takes the registry its siblings were given.
+     */
+    private static final Set<ClusterRegistry> CLUSTER_REGISTRIES_SEEN = ConcurrentHashMap.newKeySet();
+
+    private Properties props = new Properties();
+
+    private SequenceScope sequenceScope = SequenceScope.TABLE;
+
+    private volatile IdGenerator generator;
+
+    /** Streams by database and table name as ShardingSphere passes them, to spare a lookup key per INSERT. */
+    private final Map<String, Map<String, SequenceStream>> streamsByTable = new ConcurrentHashMap<>();
+
+    /**
+     * The stream of the last table asked for, matched by identity of the name strings ShardingSphere passes: a
+     * burst into one table skips both map lookups. A plain field is enough, since the record is immutable and a
+     * stale read only costs a lookup.
+     */
+    private LastStream lastStream;
+
+    /**
+     * Validates the props, without I/O.
+     *
+     * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
+     */
+    public void init(final Properties props) {
+        this.props = props == null ? new Properties() : props;
+        ScopePlan plan = SnowKeyRuntime.get().planBeforeMode(this.props);
+        sequenceScope = plan.settings().sequenceScope();
+    }
+
+    /** The props given to {@link #init}. */
+    public Properties props() {
+        return props;
+    }
+
+    /**
+     * Binds the generator of the scope, owned by {@code owner} (ShardingSphere's instance context), and acquires
+     * its lease now, while ShardingSphere starts: a missing lease fails start-up, not the first INSERT.
+     *
+     * @param cluster the Cluster mode repository of ShardingSphere's mode configuration, when there is one
+     */
+    public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
+        cluster.ifPresent(CLUSTER_REGISTRIES_SEEN::add);
+        IdGenerator bound = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, cluster), owner);
+        logActive(bound);
+        generator = bound;
+        streamsByTable.clear();
+    }
+
+    /** The line users look for to confirm SnowKey, not ShardingSphere's own SNOWFLAKE, fills their keys (README). Takes the lease. */
+    private static void logActive(final IdGenerator bound) {
+        LOG.info("SnowKey IMPROVED_SNOWFLAKE is active: worker id {} from {}", bound.currentGrant().workerId(), bound);
+    }
+
+    /** The stream of an INSERT into that table ({@code sequence-scope: table}) or the scope's one stream ({@code global}). */
+    public SequenceStream stream(final String database, final String table) {
+        IdGenerator current = generator();
+        if (sequenceScope == SequenceScope.GLOBAL) {
+            return current.stream(IdGenerator.DEFAULT_STREAM);
+        }
+        String db = database == null ? "" : database;
+        String tb = table == null ? "" : table;
+        LastStream last = lastStream;
+        if (last != null && last.generator() == current && last.database() == db && last.table() == tb) {
+            return last.stream();
+        }
+        Map<String, SequenceStream> tables = streamsByTable.computeIfAbsent(db, key -> new ConcurrentHashMap<>());
+        SequenceStream stream = tables.get(tb);
+        if (stream == null) {
+            stream = tables.computeIfAbsent(tb, key -> current.stream(streamName(db, key)));
+        }
+        lastStream = new LastStream(current, db, tb, stream);
+        return stream;
+    }
+
+    /**
+     * The stream for ShardingSphere lines whose {@code generateKey()} does not name the table (5.1 to 5.4): the
+     * scope's one stream, whatever {@code sequence-scope} says. A stream per algorithm instance would not do:
+     * ShardingSphere rebuilds instances when rules change, and two streams on one worker id may repeat ids.
+     */
+    public SequenceStream streamWithoutTable() {
+        return generator().stream(IdGenerator.DEFAULT_STREAM);
+    }
+
+    private record LastStream(IdGenerator generator, String database, String table, SequenceStream stream) {
+    }
+
+    /** Stream names ignore case, as ShardingSphere's logic table names do. */
+    static String streamName(final String database, final String table) {
+        return (database + "." + table).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The plan of an instance ShardingSphere never handed its context: with the props alone, unless they name no
+     * worker id source and this JVM runs ShardingSphere in Cluster mode, where worker id 0 would be a duplicate
+     * waiting to happen. Then the one registry seen is used, and with several the start fails closed.
+     */
+    private ScopePlan planWithoutContext() {
+        ScopePlan plan = SnowKeyRuntime.get().plan(props, Optional.empty());
+        if (!plan.unguardedStaticWorkerId() || CLUSTER_REGISTRIES_SEEN.isEmpty()) {
+            return plan;
+        }
+        List<ClusterRegistry> seen = List.copyOf(CLUSTER_REGISTRIES_SEEN);
+        if (seen.size() > 1) {
+            throw new IllegalStateException("SnowKey: ShardingSphere did not pass its mode to this IMPROVED_SNOWFLAKE instance, and this JVM runs "
+                    + seen.size() + " Cluster mode registries, so SnowKey cannot tell which one leases its worker id. Set "
+                    + PropertyNames.LEASE_REGISTRY + " (and its props) in this key generator's props");
+        }
+        return SnowKeyRuntime.get().plan(props, Optional.of(seen.get(0)));
+    }
+
+    /** Forgets the Cluster mode registries seen so far: for tests that start and stop Cluster-mode contexts in one JVM. */
+    public static void forgetSeenClusterRegistries() {
+        CLUSTER_REGISTRIES_SEEN.clear();
+    }
+
+    /** The generator this binding issues from, binding it (without a cluster registry) if ShardingSphere never did. */
+    public IdGenerator generator() {
+        IdGenerator current = generator;
+        if (current == null) {
+            synchronized (this) {
+                current = generator;
+                if (current == null) {
+                    current = SnowKeyRuntime.get().generator(planWithoutContext());
+                    logActive(current);
+                    generator = current;
+                }
+            }
+        }
+        return current;
+    }
+}
