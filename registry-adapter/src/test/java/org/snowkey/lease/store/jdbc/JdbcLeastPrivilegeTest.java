@@ -40,7 +40,7 @@ class JdbcLeastPrivilegeTest {
             TestDatabase.POSTGRESQL.execute("GRANT SELECT, INSERT, UPDATE ON " + table.value() + " TO " + role);
             JdbcStoreSettings settings = new JdbcStoreSettings(TestDatabase.POSTGRESQL.url(), role, null, table, false, 2_000L);
             LeaseGrant grant;
-            try (LeasedWorkerLease lease = new LeasedWorkerLease(new JdbcLeaseStore(settings), new LeaseSettings("grants", 1_500, 10_000, "least-privilege"), 4,
+            try (LeasedWorkerLease lease = new LeasedWorkerLease(new JdbcLeaseStore(settings), new LeaseSettings("grants", 1_500, 10_000, "least-privilege"), Ids.layout(4),
                     LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpoints, "grants")))) {
                 grant = lease.currentGrant();
                 long ceiling = grant.ceilingMillis();

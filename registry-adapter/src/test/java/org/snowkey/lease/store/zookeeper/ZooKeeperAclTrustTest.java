@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.lease.testing.Ids;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -103,7 +104,7 @@ class ZooKeeperAclTrustTest {
         if (digest != null) {
             props.setProperty("zookeeper-digest", digest);
         }
-        return new ZooKeeperLeaseProvider().prepare(new LeaseRequest(props, 4, Optional.empty())).open();
+        return new ZooKeeperLeaseProvider().prepare(new LeaseRequest(props, Ids.layout(4), Optional.empty())).open();
     }
 
     @Test

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.spring.actuate.SnowKeyEndpoint;
-import org.snowkey.spring.actuate.SnowKeyHealthIndicator;
+import org.snowkey.spring.actuate.SnowKeyHealth;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -109,7 +110,7 @@ class SnowKeyActuatorSecretsTest {
 
     private static String actuatorOutput(final ConfigurableApplicationContext context) throws Exception {
         ObjectMapper json = new ObjectMapper();
-        return json.writeValueAsString(context.getBean(SnowKeyHealthIndicator.class).health()) + json.writeValueAsString(context.getBean(SnowKeyEndpoint.class).snowkey());
+        return json.writeValueAsString(SnowKeyHealth.of(context.getBean(SnowKeyIdGenerator.class), System.currentTimeMillis()).details()) + json.writeValueAsString(context.getBean(SnowKeyEndpoint.class).snowkey());
     }
 
     private static void assertNoSecret(final String text) {
