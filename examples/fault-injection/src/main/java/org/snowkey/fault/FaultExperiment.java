@@ -53,7 +53,19 @@ public final class FaultExperiment {
         /** The wall clock of the faketime generator jumps back, stays behind for a while, then returns. */
         CLOCK_JUMP_BACK,
         /** The wall clock of the faketime generator jumps forward for a while, then back to real time. */
-        CLOCK_JUMP_FORWARD
+        CLOCK_JUMP_FORWARD,
+        /**
+         * Combined: the store goes away (quorum loss or database cut), a holder is SIGSTOPped during the outage for longer
+         * than its lease, the store comes back while it is still stopped, a fifth process takes a number, then SIGCONT.
+         */
+        ZOMBIE_PAUSE_DURING_OUTAGE,
+        /**
+         * Combined: a holder is SIGKILLed or stopped gracefully; its next incarnation, under libfaketime, has its clock
+         * jumped (back or forward) while it takes the number over. Without libfaketime only the hand-over runs.
+         */
+        CLOCK_JUMP_DURING_HANDOVER,
+        /** Combined: one ZooKeeper server is down while a generator is SIGSTOPped beyond its session. */
+        ZK_SERVER_RESTART_DURING_SESSION_EXPIRY
     }
 
     /** How the run is sized. */
@@ -82,6 +94,9 @@ public final class FaultExperiment {
 
         volatile Path ids;
 
+        /** The libfaketime offset file of the current incarnation, or null when it runs on the real clock. */
+        volatile Path offsetFile;
+
         volatile long lastSize;
 
         int incarnations;
@@ -95,11 +110,17 @@ public final class FaultExperiment {
         }
 
         void start() throws IOException {
+            start(faketime ? faketimeFile() : null);
+        }
+
+        /** Starts the next incarnation, under libfaketime reading {@code offset} when it is not null. */
+        void start(final Path offset) throws IOException {
             incarnations++;
             incarnation = "g" + index + "-i" + incarnations;
             ids = settings.dir().resolve("ids-" + incarnation + ".bin");
             lastSize = 0;
-            process = startGenerator(incarnation, faketime);
+            offsetFile = offset;
+            process = startGenerator(incarnation, offset);
         }
 
         long lastGrowthAtOrBefore(final long time) {
@@ -154,6 +175,9 @@ public final class FaultExperiment {
     private TcpProxy proxy;
 
     private int intruders;
+
+    /** The server left running by the last {@link #storeDown()} on ZooKeeper. */
+    private int sparedServer;
 
     private volatile boolean monitoring = true;
 
@@ -248,7 +272,7 @@ public final class FaultExperiment {
         return props;
     }
 
-    private Process startGenerator(final String incarnation, final boolean faketime) throws IOException {
+    private Process startGenerator(final String incarnation, final Path offset) throws IOException {
         List<String> command = Processes.javaCommand("-Xmx128m", "-Dorg.slf4j.simpleLogger.showDateTime=true",
                 "-Dsnowkey.lease.checkpoint-dir=" + settings.dir().resolve("checkpoints-" + incarnation.replaceFirst("-i\\d+$", "")),
                 GeneratorProcess.class.getName(), settings.dir().toString(), incarnation, String.valueOf(settings.faultMillis() / 1000 + 600),
@@ -256,8 +280,7 @@ public final class FaultExperiment {
         command.addAll(props(incarnation));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectErrorStream(true).redirectOutput(settings.dir().resolve("log-" + incarnation + ".txt").toFile());
-        if (faketime) {
-            Path offset = faketimeFile();
+        if (offset != null) {
             if (!Files.exists(offset)) {
                 Files.writeString(offset, "+0\n");
             }
@@ -310,6 +333,16 @@ public final class FaultExperiment {
         if (settings.libfaketime() != null) {
             kinds.addAll(List.of(FaultKind.CLOCK_JUMP_BACK, FaultKind.CLOCK_JUMP_FORWARD));
         }
+        kinds.addAll(combinedKinds(settings.registry()));
+        return kinds;
+    }
+
+    /** The combined faults a scenario injects (the hand-over runs without its clock part where libfaketime is absent). */
+    public static List<FaultKind> combinedKinds(final Registry registry) {
+        List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.ZOMBIE_PAUSE_DURING_OUTAGE, FaultKind.CLOCK_JUMP_DURING_HANDOVER));
+        if (registry == Registry.ZOOKEEPER) {
+            kinds.add(FaultKind.ZK_SERVER_RESTART_DURING_SESSION_EXPIRY);
+        }
         return kinds;
     }
 
@@ -327,7 +360,7 @@ public final class FaultExperiment {
             awaitAllIssuing(fault.end(), 60_000);
             Fault measured = measure(fault);
             faults.add(measured);
-            log("%-18s %-44s window %5d ms, stall %5d ms, issuing again %s", kind, fault.detail(), fault.end() - fault.start(), measured.stallMillis(),
+            log("%-39s %-60s window %5d ms, stall %5d ms, issuing again %s", kind, fault.detail(), fault.end() - fault.start(), measured.stallMillis(),
                     measured.recoveredAt() < 0 ? "NOT within " + (System.currentTimeMillis() - settleStart) + " ms" : measured.recoveryMillis() + " ms after the fault ended");
             Thread.sleep(500 + random.nextInt(1_500));
         }
@@ -350,24 +383,86 @@ public final class FaultExperiment {
                 Processes.signal(victim.process, "STOP");
                 Thread.sleep(lease + 1_000 + random.nextInt(1_000));
                 // A fifth process needs a number: the paused holder's has expired, the others are held.
-                intruders++;
-                String name = "x" + intruders;
-                Process intruder = startGenerator(name, false);
-                Path file = settings.dir().resolve("ids-" + name + ".bin");
-                long deadline = System.currentTimeMillis() + 40_000;
-                while (System.currentTimeMillis() < deadline && (!Files.exists(file) || Files.size(file) == 0)) {
-                    Thread.sleep(100);
-                }
+                Intruder intruder = startIntruder();
+                intruder.awaitFirstId(40_000);
                 long paused = System.currentTimeMillis() - start;
                 // The zombie wakes while its successor holds the number.
                 Processes.signal(victim.process, "CONT");
                 long end = System.currentTimeMillis();
                 Thread.sleep(1_500);
-                intruder.destroy();
-                if (!intruder.waitFor(20, TimeUnit.SECONDS)) {
-                    intruder.destroyForcibly();
+                intruder.stopGracefully();
+                return fault(kind, "SIGSTOP " + victim.incarnation + " " + paused + " ms, successor " + intruder.name(), start, end, victim);
+            }
+            case ZOMBIE_PAUSE_DURING_OUTAGE: {
+                Slot victim = slots.get(random.nextInt(slots.size()));
+                // The outage outlasts the victim's lease, so it is SIGSTOPped past its expiry and still stopped when the store returns.
+                long outage = lease + 500 + random.nextInt(1_500);
+                String store = storeDown();
+                Processes.signal(victim.process, "STOP");
+                // Started during the outage: it acquires as soon as the store answers, while the victim is still stopped.
+                Intruder intruder = startIntruder();
+                Thread.sleep(Math.max(0, start + outage - System.currentTimeMillis()));
+                storeBack();
+                long storeBack = System.currentTimeMillis() - start;
+                boolean successorIssued = intruder.awaitFirstId(40_000);
+                long paused = System.currentTimeMillis() - start;
+                Processes.signal(victim.process, "CONT");
+                long end = System.currentTimeMillis();
+                Thread.sleep(1_500);
+                intruder.stopGracefully();
+                return fault(kind, store + " " + outage + " ms; SIGSTOP " + victim.incarnation + " " + paused + " ms (store back at " + storeBack + " ms), successor "
+                        + intruder.name() + (successorIssued ? "" : " (issued nothing before SIGCONT)"), start, end, slots.toArray(Slot[]::new));
+            }
+            case CLOCK_JUMP_DURING_HANDOVER: {
+                Slot victim = slots.get(random.nextInt(slots.size()));
+                String old = victim.incarnation;
+                boolean graceful = random.nextBoolean();
+                String sign = random.nextBoolean() ? "-" : "+";
+                long jump = 500 + random.nextInt((int) (lease + 1_500));
+                long hold = 1_500 + random.nextInt(3_000);
+                if (graceful) {
+                    // SIGTERM: the shutdown hook releases the number with the exact high-water mark; the successor claims it at once.
+                    victim.process.destroy();
+                } else {
+                    // SIGKILL: the number stays held until the lease expires; the successor waits for that.
+                    victim.process.destroyForcibly();
                 }
-                return fault(kind, "SIGSTOP " + victim.incarnation + " " + paused + " ms, successor " + name, start, end, victim);
+                if (!victim.process.waitFor(20, TimeUnit.SECONDS)) {
+                    victim.process.destroyForcibly();
+                    victim.process.waitFor(20, TimeUnit.SECONDS);
+                }
+                String how = (graceful ? "SIGTERM " : "SIGKILL ") + old;
+                if (settings.libfaketime() == null) {
+                    victim.start();
+                    log("%s: clock part SKIPPED (libfaketime not found), hand-over only", kind);
+                    return fault(kind, how + ", started " + victim.incarnation + "; clock part SKIPPED (no libfaketime)", start, System.currentTimeMillis(), victim);
+                }
+                Path offset = settings.dir().resolve("faketime-g" + victim.index + "-i" + (victim.incarnations + 1) + ".txt");
+                Files.writeString(offset, "+0\n");
+                victim.start(offset);
+                // The jump lands while the successor takes the number over: it is running (START logged) and acquiring.
+                boolean started = awaitStarted(victim.incarnation, 30_000);
+                Files.writeString(offset, String.format(Locale.ROOT, "%s%.3fs%n", sign, jump / 1000.0));
+                Thread.sleep(hold);
+                Files.writeString(offset, "+0\n");
+                // libfaketime re-reads the file every second.
+                Thread.sleep(1_100);
+                return fault(kind, how + ", successor " + victim.incarnation + " clock " + sign + jump + " ms for " + hold + " ms"
+                        + (started ? "" : " (successor not started within 30 s)"), start, System.currentTimeMillis(), victim);
+            }
+            case ZK_SERVER_RESTART_DURING_SESSION_EXPIRY: {
+                Slot victim = slots.get(random.nextInt(slots.size()));
+                int server = random.nextInt(ZooKeeperEnsemble.SIZE);
+                long pause = ZooKeeperEnsemble.MAX_SESSION_MILLIS + 700 + random.nextInt((int) Math.max(1, lease - ZooKeeperEnsemble.MAX_SESSION_MILLIS - 2_000));
+                ensemble.kill(server);
+                Processes.signal(victim.process, "STOP");
+                Thread.sleep(pause);
+                // The server comes back while the victim is still stopped; its session expired meanwhile.
+                ensemble.start(server);
+                Processes.signal(victim.process, "CONT");
+                ensemble.awaitQuorum(30_000);
+                return fault(kind, "server " + (server + 1) + " down and SIGSTOP " + victim.incarnation + " " + pause + " ms", start, System.currentTimeMillis(),
+                        slots.toArray(Slot[]::new));
             }
             case SESSION_EXPIRY: {
                 Slot victim = slots.get(random.nextInt(slots.size()));
@@ -386,29 +481,13 @@ public final class FaultExperiment {
                 ensemble.awaitQuorum(30_000);
                 return fault(kind, "server " + (server + 1) + " down " + down + " ms", start, System.currentTimeMillis(), slots.toArray(Slot[]::new));
             }
-            case QUORUM_LOSS: {
-                int spared = random.nextInt(ZooKeeperEnsemble.SIZE);
-                long down = 1_000 + random.nextInt((int) (2 * lease));
-                for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
-                    if (i != spared) {
-                        ensemble.kill(i);
-                    }
-                }
-                Thread.sleep(down);
-                for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
-                    if (i != spared) {
-                        ensemble.start(i);
-                    }
-                }
-                ensemble.awaitQuorum(60_000);
-                return fault(kind, "only server " + (spared + 1) + " up for " + down + " ms", start, System.currentTimeMillis(), slots.toArray(Slot[]::new));
-            }
+            case QUORUM_LOSS:
             case DB_PARTITION: {
                 long down = 1_000 + random.nextInt((int) (2 * lease));
-                proxy.cut();
+                String store = storeDown();
                 Thread.sleep(down);
-                proxy.restore();
-                return fault(kind, "database unreachable " + down + " ms", start, System.currentTimeMillis(), slots.toArray(Slot[]::new));
+                storeBack();
+                return fault(kind, store + " for " + down + " ms", start, System.currentTimeMillis(), slots.toArray(Slot[]::new));
             }
             case CLOCK_JUMP_BACK:
             case CLOCK_JUMP_FORWARD: {
@@ -416,9 +495,9 @@ public final class FaultExperiment {
                 long jump = 500 + random.nextInt((int) (lease + 1_500));
                 long hold = 1_500 + random.nextInt(3_000);
                 String sign = kind == FaultKind.CLOCK_JUMP_BACK ? "-" : "+";
-                Files.writeString(faketimeFile(), String.format(Locale.ROOT, "%s%.3fs%n", sign, jump / 1000.0));
+                Files.writeString(victim.offsetFile, String.format(Locale.ROOT, "%s%.3fs%n", sign, jump / 1000.0));
                 Thread.sleep(hold);
-                Files.writeString(faketimeFile(), "+0\n");
+                Files.writeString(victim.offsetFile, "+0\n");
                 // libfaketime re-reads the file every second.
                 Thread.sleep(1_100);
                 return fault(kind, victim.incarnation + " clock " + sign + jump + " ms for " + hold + " ms", start, System.currentTimeMillis(), victim);
@@ -426,6 +505,93 @@ public final class FaultExperiment {
             default:
                 throw new IllegalArgumentException(kind.name());
         }
+    }
+
+    /** Quorum loss (two of three servers killed) or a database cut; returns what it did. */
+    private String storeDown() throws InterruptedException {
+        if (settings.registry() == Registry.ZOOKEEPER) {
+            int spared = random.nextInt(ZooKeeperEnsemble.SIZE);
+            for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
+                if (i != spared) {
+                    ensemble.kill(i);
+                }
+            }
+            sparedServer = spared;
+            return "only server " + (spared + 1) + " up";
+        }
+        proxy.cut();
+        return "database unreachable";
+    }
+
+    /** Ends {@link #storeDown()}: the killed servers start and a quorum forms, or the proxy forwards again. */
+    private void storeBack() throws Exception {
+        if (settings.registry() == Registry.ZOOKEEPER) {
+            for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
+                if (i != sparedServer) {
+                    ensemble.start(i);
+                }
+            }
+            ensemble.awaitQuorum(60_000);
+        } else {
+            proxy.restore();
+        }
+    }
+
+    /** A process outside the slots that needs a number: the successor of a paused holder. */
+    private final class Intruder {
+
+        private final String name;
+
+        private final Process process;
+
+        Intruder(final String name, final Process process) {
+            this.name = name;
+            this.process = process;
+        }
+
+        String name() {
+            return name;
+        }
+
+        /** Waits until its first ids are on disk; false when it issued nothing within the timeout. */
+        boolean awaitFirstId(final long timeoutMillis) throws IOException, InterruptedException {
+            Path file = settings.dir().resolve("ids-" + name + ".bin");
+            long deadline = System.currentTimeMillis() + timeoutMillis;
+            while (System.currentTimeMillis() < deadline) {
+                if (Files.exists(file) && Files.size(file) > 0) {
+                    return true;
+                }
+                Thread.sleep(100);
+            }
+            return false;
+        }
+
+        /** SIGTERM: it releases its number with the exact high-water mark. */
+        void stopGracefully() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    private Intruder startIntruder() throws IOException {
+        intruders++;
+        String name = "x" + intruders;
+        return new Intruder(name, startGenerator(name, null));
+    }
+
+    /** Waits until the incarnation's JVM runs its generator code (its events file has the START line). */
+    private boolean awaitStarted(final String incarnation, final long timeoutMillis) throws IOException, InterruptedException {
+        Path events = settings.dir().resolve("events-" + incarnation + ".txt");
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            if (Files.exists(events) && Files.readString(events).startsWith("START ")) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
     }
 
     private static Fault fault(final FaultKind kind, final String detail, final long start, final long end, final Slot... affected) {

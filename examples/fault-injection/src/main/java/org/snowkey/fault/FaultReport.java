@@ -21,7 +21,7 @@ public record FaultReport(FaultExperiment.Settings settings, long runMillis, Lis
         out.append(String.format(Locale.ROOT, "== scenario %s (seed %d) ==%n", settings.registry(), settings.seed()));
         out.append(String.format(Locale.ROOT, "run: %s total, faults injected for %s, %d generators + %d successors, lease %d ms, pool of 4 worker ids%s%n",
                 FaultExperiment.seconds(runMillis), FaultExperiment.seconds(settings.faultMillis()), settings.generators(),
-                faults.stream().filter(each -> each.kind() == FaultKind.ZOMBIE_PAUSE).count(), settings.leaseMillis(),
+                faults.stream().filter(each -> each.kind() == FaultKind.ZOMBIE_PAUSE || each.kind() == FaultKind.ZOMBIE_PAUSE_DURING_OUTAGE).count(), settings.leaseMillis(),
                 settings.libfaketime() == null ? "; clock faults SKIPPED (libfaketime not found)" : "; generator g0 under libfaketime"));
         out.append(String.format(Locale.ROOT, "ids issued: %,d by %d incarnations; per worker id %s; calls that failed closed: %,d%n", result.ids(),
                 result.incarnations(), result.idsPerWorkerId(), result.failedCalls()));
@@ -35,7 +35,7 @@ public record FaultReport(FaultExperiment.Settings settings, long runMillis, Lis
         if (settings.registry() == FaultExperiment.Registry.ZOOKEEPER) {
             out.append(String.format(Locale.ROOT, "ZooKeeper session expiry lines in generator logs: %d%n", sessionExpiryLogLines));
         }
-        out.append(String.format(Locale.ROOT, "%-20s %5s %18s %22s%n", "fault", "count", "longest stall", "longest recovery"));
+        out.append(String.format(Locale.ROOT, "%-40s %5s %18s %22s%n", "fault", "count", "longest stall", "longest recovery"));
         Map<FaultKind, long[]> byKind = new EnumMap<>(FaultKind.class);
         for (Fault each : faults) {
             long[] figures = byKind.computeIfAbsent(each.kind(), key -> new long[3]);
@@ -44,7 +44,7 @@ public record FaultReport(FaultExperiment.Settings settings, long runMillis, Lis
             figures[2] = Math.max(figures[2], each.recoveryMillis());
         }
         for (Map.Entry<FaultKind, long[]> each : byKind.entrySet()) {
-            out.append(String.format(Locale.ROOT, "%-20s %5d %18s %22s%n", each.getKey(), each.getValue()[0], FaultExperiment.seconds(each.getValue()[1]),
+            out.append(String.format(Locale.ROOT, "%-40s %5d %18s %22s%n", each.getKey(), each.getValue()[0], FaultExperiment.seconds(each.getValue()[1]),
                     FaultExperiment.seconds(each.getValue()[2])));
         }
         out.append("(stall: longest time an affected generator issued nothing around the fault, sampled every 50 ms; a restarted generator counts from its "

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -36,9 +37,19 @@ class FaultInjectionCiTest {
             assertEquals(0, result.floorViolations(), "fenced holder at or above its successor's floor " + result.floorSamples() + context);
             assertTrue(result.handovers() > 0, "worker ids changed hands" + context);
             Set<FaultKind> injected = FaultExperiment.countByKind(report.faults()).keySet();
-            Set<FaultKind> expected = report.settings().registry() == FaultExperiment.Registry.ZOOKEEPER
+            FaultExperiment.Registry registry = report.settings().registry();
+            Set<FaultKind> expected = new HashSet<>(registry == FaultExperiment.Registry.ZOOKEEPER
                     ? Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.SESSION_EXPIRY, FaultKind.ZK_SERVER_RESTART, FaultKind.QUORUM_LOSS)
-                    : Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.DB_PARTITION);
+                    : Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.DB_PARTITION));
+            // Combined faults: a pause past the lease during a store outage, a clock jump during a hand-over (and on ZooKeeper a
+            // server restart during a session expiry).
+            expected.add(FaultKind.ZOMBIE_PAUSE_DURING_OUTAGE);
+            expected.add(FaultKind.CLOCK_JUMP_DURING_HANDOVER);
+            if (registry == FaultExperiment.Registry.ZOOKEEPER) {
+                expected.add(FaultKind.ZK_SERVER_RESTART_DURING_SESSION_EXPIRY);
+            }
+            assertEquals(Set.copyOf(FaultExperiment.combinedKinds(registry)), Set.copyOf(expected.stream().filter(each -> each.name().contains("_DURING_")).toList()),
+                    "the test expects every combined fault the scenario schedules");
             assertTrue(injected.containsAll(expected), "every kind of fault was injected: " + injected + context);
             if (report.settings().libfaketime() != null) {
                 assertTrue(injected.containsAll(List.of(FaultKind.CLOCK_JUMP_BACK, FaultKind.CLOCK_JUMP_FORWARD)), "clock faults were injected" + context);

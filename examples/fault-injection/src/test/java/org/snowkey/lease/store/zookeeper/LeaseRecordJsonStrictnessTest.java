@@ -18,19 +18,19 @@ class LeaseRecordJsonStrictnessTest {
                 + ",\"reservedUntil\":" + reservedUntil + ",\"state\":\"RELEASED\"}").getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Fails today: {@code (int) number(node, "workerId")} truncates 4294967301 to 5, which matches the node's number. */
+    /** Failed before 403965b: {@code (int) number(node, "workerId")} truncated 4294967301 to 5, which matched the node's number. */
     @Test
     void aWorkerIdBeyondTheIntRangeIsCorruptNotTruncated() {
         assertThrows(CorruptLeaseRecordException.class, () -> LeaseRecordJson.read("/p/workers/5", "p", 5, record("4294967301", "1", "1", "1")));
     }
 
-    /** Fails today: a negative reservedUntil parses, so the number is free from now; LeaseRowReader rejects it as corrupt. */
+    /** Failed before 403965b: a negative reservedUntil parsed, so the number was free from now; LeaseRowReader rejects it as corrupt. */
     @Test
     void aNegativeReservationIsCorrupt() {
         assertThrows(CorruptLeaseRecordException.class, () -> LeaseRecordJson.read("/p/workers/5", "p", 5, record("5", "1", "1", "-1")));
     }
 
-    /** Fails today: a negative fencing token parses; LeaseRowReader rejects it as corrupt. */
+    /** Failed before 403965b: a negative fencing token parsed; LeaseRowReader rejects it as corrupt. */
     @Test
     void aNegativeFencingTokenIsCorrupt() {
         assertThrows(CorruptLeaseRecordException.class, () -> LeaseRecordJson.read("/p/workers/5", "p", 5, record("5", "-9223372036854775808", "1", "1")));
