@@ -18,7 +18,8 @@ import java.util.Locale;
  *   <li>{@code snowkey.fault.scenarios}: {@code zookeeper,jdbc} (default both);</li>
  *   <li>{@code snowkey.fault.dir}: where the files go (default {@code target/fault-injection});</li>
  *   <li>{@code snowkey.fault.jdbc-url}, {@code snowkey.fault.jdbc-username}: PostgreSQL (default 127.0.0.1:5432/test, postgres);</li>
- *   <li>{@code snowkey.fault.libfaketime}: the library, when not in a Debian path.</li>
+ *   <li>{@code snowkey.fault.libfaketime}: the library, when not in a Debian path; {@code none} runs without it (the clock
+ *       faults and the clock part of the hand-over are skipped, as where it is not installed).</li>
  * </ul>
  * The report is printed and written to {@code <dir>/fault-report.txt}.
  */
@@ -53,7 +54,8 @@ public final class FaultInjection {
         String libfaketime = FaultExperiment.findLibfaketime();
         List<String> skipped = new ArrayList<>();
         if (libfaketime == null) {
-            String message = "clock faults SKIPPED: libfaketime not found (install Debian's faketime package: apt-get install -y faketime)";
+            String message = "clock faults SKIPPED (CLOCK_JUMP_BACK, CLOCK_JUMP_FORWARD, and the clock part of CLOCK_JUMP_DURING_HANDOVER): libfaketime not found "
+                    + "(install Debian's faketime package: apt-get install -y faketime)";
             skipped.add(message);
             FaultExperiment.log("%s", message);
         }
