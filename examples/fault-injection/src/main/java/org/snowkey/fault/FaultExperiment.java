@@ -158,6 +158,9 @@ public final class FaultExperiment {
 
     private static final int WORKER_ID_BITS = 2;
 
+    /** In the detail of a zombie pause during an outage whose number got no successor while it was stopped. */
+    static final String NOT_TAKEN_OVER = "NOT taken over";
+
     private final Settings settings;
 
     private final Random random;
@@ -399,19 +402,22 @@ public final class FaultExperiment {
                 long outage = lease + 500 + random.nextInt(1_500);
                 String store = storeDown();
                 Processes.signal(victim.process, "STOP");
+                int number = lastGrantedWorkerId(victim.incarnation);
                 // Started during the outage: it acquires as soon as the store answers, while the victim is still stopped.
                 Intruder intruder = startIntruder();
                 Thread.sleep(Math.max(0, start + outage - System.currentTimeMillis()));
                 storeBack();
                 long storeBack = System.currentTimeMillis() - start;
-                boolean successorIssued = intruder.awaitFirstId(40_000);
+                // Every lease expired during the outage; four running processes want the four numbers, so one of them ends up
+                // issuing on the stopped victim's number: wake it only then, a zombie with a successor.
+                String successor = awaitIssuingOn(number, victim.incarnation, start, 40_000);
                 long paused = System.currentTimeMillis() - start;
                 Processes.signal(victim.process, "CONT");
                 long end = System.currentTimeMillis();
                 Thread.sleep(1_500);
                 intruder.stopGracefully();
-                return fault(kind, store + " " + outage + " ms; SIGSTOP " + victim.incarnation + " " + paused + " ms (store back at " + storeBack + " ms), successor "
-                        + intruder.name() + (successorIssued ? "" : " (issued nothing before SIGCONT)"), start, end, slots.toArray(Slot[]::new));
+                return fault(kind, store + " " + outage + " ms; SIGSTOP " + victim.incarnation + " " + paused + " ms (store back at " + storeBack + " ms), worker id "
+                        + number + (successor == null ? " " + NOT_TAKEN_OVER + " within 40 s" : " taken over by " + successor), start, end, slots.toArray(Slot[]::new));
             }
             case CLOCK_JUMP_DURING_HANDOVER: {
                 Slot victim = slots.get(random.nextInt(slots.size()));
@@ -579,6 +585,49 @@ public final class FaultExperiment {
         intruders++;
         String name = "x" + intruders;
         return new Intruder(name, startGenerator(name, null));
+    }
+
+    /** The worker id of the incarnation's last {@code GRANT} line, or -1. */
+    private int lastGrantedWorkerId(final String incarnation) throws IOException {
+        int result = -1;
+        Path events = settings.dir().resolve("events-" + incarnation + ".txt");
+        if (Files.exists(events)) {
+            for (String line : Files.readAllLines(events)) {
+                String[] parts = line.split(" ");
+                if (parts[0].equals("GRANT") && parts.length > 2 && parts[2].matches("\\d+")) {
+                    result = Integer.parseInt(parts[2]);
+                }
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Waits until an incarnation other than {@code holder} logs a {@code GRANT} of {@code workerId} at or after
+     * {@code since} (a process logs it with its first id on the holding); returns that incarnation, or null on timeout.
+     */
+    private String awaitIssuingOn(final int workerId, final String holder, final long since, final long timeoutMillis) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            try (Stream<Path> list = Files.list(settings.dir())) {
+                for (Path each : list.filter(file -> file.getFileName().toString().startsWith("events-")).toList()) {
+                    String incarnation = each.getFileName().toString().replaceFirst("^events-", "").replaceFirst("\\.txt$", "");
+                    if (incarnation.equals(holder)) {
+                        continue;
+                    }
+                    for (String line : Files.readAllLines(each)) {
+                        String[] parts = line.split(" ");
+                        // A line being written may be cut short: only whole numbers count.
+                        if (parts[0].equals("GRANT") && parts.length > 2 && parts[1].matches("\\d+") && parts[2].matches("\\d+")
+                                && Long.parseLong(parts[1]) >= since && Integer.parseInt(parts[2]) == workerId) {
+                            return incarnation;
+                        }
+                    }
+                }
+            }
+            Thread.sleep(100);
+        }
+        return null;
     }
 
     /** Waits until the incarnation's JVM runs its generator code (its events file has the START line). */
