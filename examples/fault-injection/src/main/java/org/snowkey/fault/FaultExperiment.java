@@ -64,7 +64,7 @@ public final class FaultExperiment {
          * jumped (back or forward) while it takes the number over. Without libfaketime only the hand-over runs.
          */
         CLOCK_JUMP_DURING_HANDOVER,
-        /** Combined: one ZooKeeper server is down while a generator is SIGSTOPped beyond its session. */
+        /** Combined: one ZooKeeper server is SIGKILLed and started again while a generator is SIGSTOPped beyond its session. */
         ZK_SERVER_RESTART_DURING_SESSION_EXPIRY
     }
 
@@ -462,12 +462,15 @@ public final class FaultExperiment {
                 long pause = ZooKeeperEnsemble.MAX_SESSION_MILLIS + 700 + random.nextInt((int) Math.max(1, lease - ZooKeeperEnsemble.MAX_SESSION_MILLIS - 2_000));
                 ensemble.kill(server);
                 Processes.signal(victim.process, "STOP");
-                Thread.sleep(pause);
-                // The server comes back while the victim is still stopped; its session expired meanwhile.
+                Thread.sleep(pause / 2);
+                // The server starts again halfway through the pause: it rejoins (a new election if it led) while the victim,
+                // whose session expires meanwhile, is still stopped.
                 ensemble.start(server);
+                long down = System.currentTimeMillis() - start;
+                Thread.sleep(Math.max(0, start + pause - System.currentTimeMillis()));
                 Processes.signal(victim.process, "CONT");
                 ensemble.awaitQuorum(30_000);
-                return fault(kind, "server " + (server + 1) + " down and SIGSTOP " + victim.incarnation + " " + pause + " ms", start, System.currentTimeMillis(),
+                return fault(kind, "server " + (server + 1) + " down " + down + " ms, SIGSTOP " + victim.incarnation + " " + pause + " ms", start, System.currentTimeMillis(),
                         slots.toArray(Slot[]::new));
             }
             case SESSION_EXPIRY: {
