@@ -20,7 +20,7 @@ public final class SnowKeySanitizingFunction implements SanitizingFunction {
     @Override
     public SanitizableData apply(final SanitizableData data) {
         String key = data.getLowerCaseKey();
-        if (key == null || !isSnowKeyProperty(key) || data.getValue() == null) {
+        if (key == null || !key.startsWith(PREFIX) || data.getValue() == null) {
             return data;
         }
         String name = key.substring(key.lastIndexOf('.') + 1);
@@ -32,10 +32,5 @@ public final class SnowKeySanitizingFunction implements SanitizingFunction {
             return cleaned.equals(text.toString()) ? data : data.withValue(cleaned);
         }
         return data;
-    }
-
-    /** {@code /actuator/configprops} passes keys relative to the bean's prefix; {@code /actuator/env} the full key. */
-    private static boolean isSnowKeyProperty(final String key) {
-        return key.startsWith(PREFIX) || key.startsWith("jdbc.") || key.startsWith("zookeeper.") || key.startsWith("lease.");
     }
 }
