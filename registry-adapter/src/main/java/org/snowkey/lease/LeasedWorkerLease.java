@@ -105,7 +105,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             if (clock.millis() <= current.expiresAt()) {
                 return current.grant();
             }
-            revoke(current, expiredReason(current));
+            revokeExpired(current);
         }
         return acquireWithin(settings.acquireTimeoutMillis());
     }
@@ -126,6 +126,12 @@ public final class LeasedWorkerLease implements WorkerLease {
                 Holding current = holding;
                 if (current != null && !current.grant().isRevoked()) {
                     return current.grant();
+                }
+                if (current != null && current.takeExpiredUnreleased()) {
+                    // Seen expired, yet possibly still ours: a renewal on its way when the expiry was seen may have landed
+                    // since, holding the number for another lease. Given back with the exact high-water mark, it is free
+                    // (to this instance first) instead of out of use; if someone took it over, the write fails harmlessly.
+                    release(current);
                 }
                 try {
                     return install(acquirer.acquire(preferredWorkerId(current)));
@@ -215,7 +221,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             long now = clock.preciseMillis();
             LeaseRecord held = target.record();
             if (now > held.expiresAt()) {
-                revoke(target, expiredReason(target));
+                revokeExpired(target);
                 return false;
             }
             // Never lower a reservation already written: ids up to it may have been issued.
@@ -263,6 +269,12 @@ public final class LeasedWorkerLease implements WorkerLease {
                 + stored.map(each -> "owner " + each.record().owner() + ", fencing token " + each.record().fencingToken() + ", " + each.record().state())
                         .orElse("no record"));
         return false;
+    }
+
+    /** Revokes a holding whose expiry passed, remembering that its record may still be ours (see {@link #acquireWithin}). */
+    private void revokeExpired(final Holding target) {
+        target.markExpired();
+        revoke(target, expiredReason(target));
     }
 
     private void revoke(final Holding target, final String reason) {
@@ -330,7 +342,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             closed = true;
             lock.notifyAll();
             Holding current = holding;
-            if (current != null && !current.grant().isRevoked()) {
+            if (current != null && (!current.grant().isRevoked() || current.takeExpiredUnreleased())) {
                 release(current);
             }
             acquirer.abandon();

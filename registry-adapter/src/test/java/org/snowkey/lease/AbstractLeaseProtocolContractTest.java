@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,6 +42,8 @@ import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.store.StoredLease;
 import org.snowkey.lease.testing.AmbiguousStore;
+import org.snowkey.lease.testing.InterceptingStore;
+import org.snowkey.lease.testing.SettableClock;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.lease.testing.ManualScheduler;
 import org.snowkey.lease.testing.PausableClock;
@@ -533,6 +536,40 @@ public abstract class AbstractLeaseProtocolContractTest {
         // A pool of two: the other number must still be free for the second instance.
         LeasedWorkerLease second = lease("second", 1, 60_000, 0);
         assertNotEquals(held, second.currentGrant().workerId());
+    }
+
+    // Review of issue 9: a renewal whose write lands after an insert saw the lease expire (the registry was slow) left the
+    // number held by this instance for a whole lease while it moved to another one; in a pool of two the next instance
+    // found no free number.
+    @Test
+    void aRenewalLandingAfterAnInsertSawTheLeaseExpireLeavesNoNumberHeldInVain() throws Exception {
+        InterceptingStore store = new InterceptingStore(openStore());
+        ManualScheduler renewals = new ManualScheduler();
+        SettableClock clock = new SettableClock(System.currentTimeMillis());
+        ExecutorService inserts = Executors.newSingleThreadExecutor();
+        try {
+            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "slow-renewal"), Ids.layout(1),
+                    LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(renewals).withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool))));
+            LeaseGrant first = lease.currentGrant();
+            long expiresAt = lease.status().expiresAtMillis();
+            clock.set(expiresAt - 1);
+            AtomicReference<Future<LeaseGrant>> insert = new AtomicReference<>();
+            store.onNextCompareAndSet(() -> {
+                // While the renewal's write is on its way, the lease expires and an insert sees it.
+                clock.set(expiresAt + 1);
+                insert.set(inserts.submit(lease::currentGrant));
+                Ids.await("the insert revokes the expired grant", Duration.ofSeconds(30), first::isRevoked);
+            }, InterceptingStore.Outcome.APPLIED);
+            renewals.runNext();
+            assertTrue(store.fired());
+            LeaseGrant next = insert.get().get(30, TimeUnit.SECONDS);
+            // A pool of two numbers and one instance in it: the other number must be free, whichever this one holds now.
+            LeasedWorkerLease other = lease("other", 1, 60_000, 0, LeaseRuntimeOptions.defaults().withClock(clock));
+            assertNotEquals(next.workerId(), other.currentGrant().workerId());
+        } finally {
+            renewals.shutdownNow();
+            inserts.shutdownNow();
+        }
     }
 
     protected StoredLease readRecord(final int workerId) {
