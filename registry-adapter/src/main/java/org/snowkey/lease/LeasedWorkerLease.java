@@ -1,5 +1,6 @@
 package org.snowkey.lease;
 
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -86,7 +87,7 @@ public final class LeasedWorkerLease implements WorkerLease {
         this.store = store;
         this.settings = settings;
         this.clock = options.clock();
-        this.acquirer = new LeaseAcquirer(store, settings, layout, clock);
+        this.acquirer = new LeaseAcquirer(store, settings, layout, clock, options.claimRandom() != null ? options.claimRandom() : new SecureRandom());
         this.checkpoint = options.checkpoint() != null ? options.checkpoint() : WorkerIdCheckpoint.inDefaultDirectory(store.describe() + "|" + settings.pool());
         this.ownScheduler = options.renewalScheduler() == null;
         this.scheduler = ownScheduler ? Executors.newSingleThreadScheduledExecutor(runnable -> {
