@@ -18,6 +18,12 @@ final class Holding {
     /** Read on the hot path without the lock: the expiry as last written durably. */
     private volatile long expiresAt;
 
+    /**
+     * Set when the lease saw this holding expire. Its record may still be ours, and a renewal that was on its way may
+     * even have extended it since: the lease gives it back before it claims again, or the number stays out of use.
+     */
+    private volatile boolean expiredUnreleased;
+
     Holding(final LeaseGrant grant, final LeaseRecord record, final long storeVersion) {
         this.grant = grant;
         this.record = record;
@@ -46,6 +52,17 @@ final class Holding {
         record = newRecord;
         storeVersion = newStoreVersion;
         expiresAt = newRecord.expiresAt();
+    }
+
+    void markExpired() {
+        expiredUnreleased = true;
+    }
+
+    /** True once after {@link #markExpired()}: the caller gives the record back. */
+    boolean takeExpiredUnreleased() {
+        boolean expired = expiredUnreleased;
+        expiredUnreleased = false;
+        return expired;
     }
 
     /** True when a stored record is this holding's own (same owner and fencing token, still held). */

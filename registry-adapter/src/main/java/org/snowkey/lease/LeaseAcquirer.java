@@ -10,6 +10,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.random.RandomGenerator;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,15 @@ final class LeaseAcquirer {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaseAcquirer.class);
 
+    /**
+     * Fencing tokens grow by 1 to 2^31 per claim: two identical claims are a 1 in 2^31 chance, and a number can be
+     * claimed 2^31 times before its token reaches the largest value a JDBC row holds.
+     */
+    private static final long MAX_TOKEN_STEP = 1L << 31;
+
+    /** The largest token a claim still raises: its successor stays within the largest value a JDBC row holds. */
+    private static final long MAX_CLAIMABLE_TOKEN = Long.MAX_VALUE / 2 - MAX_TOKEN_STEP - 1;
+
     /** How many holders an exhaustion message lists before it abbreviates. */
     private static final int MAX_LISTED_HOLDERS = 32;
 
@@ -61,16 +71,20 @@ final class LeaseAcquirer {
 
     private final WallClock clock;
 
+    /** Draws the fencing token step of each claim, so that no other process writes exactly our claim (see {@link #claim}). */
+    private final RandomGenerator tokenSteps;
+
     /** A claim that may have been applied although the store answered with an error: resolved by the next acquisition. */
     private Claim ambiguous;
 
-    LeaseAcquirer(final LeaseStore store, final LeaseSettings settings, final IdLayout layout, final WallClock clock) {
+    LeaseAcquirer(final LeaseStore store, final LeaseSettings settings, final IdLayout layout, final WallClock clock, final RandomGenerator tokenSteps) {
         this.store = store;
         this.settings = settings;
         this.layout = layout;
         this.workerIdBits = layout.workerIdBits();
         this.poolSize = 1 << workerIdBits;
         this.clock = clock;
+        this.tokenSteps = tokenSteps;
     }
 
     IdLayout layout() {
@@ -309,8 +323,18 @@ final class LeaseAcquirer {
                     existing.get().record().reservedUntil() - now);
             return Optional.empty();
         }
+        if (existing.isPresent() && existing.get().record().fencingToken() > MAX_CLAIMABLE_TOKEN) {
+            // A damaged token: the next one would not fit in a record (it used to overflow to a negative token, which every
+            // later read reports as corrupt). The number stays out of use, like a corrupt record.
+            LOG.warn("SnowKey skips worker id {} at {}: its fencing token {} leaves no room for another claim; repair the record",
+                    workerId, store.locationOf(settings.pool(), workerId), existing.get().record().fencingToken());
+            return Optional.empty();
+        }
         long floor = existing.map(stored -> Math.max(now, stored.record().reservedUntil() + 1)).orElse(now);
-        long token = existing.map(stored -> stored.record().fencingToken() + 1).orElse(1L);
+        // The token grows by a random step, not by one: two processes with one instance id (a replacement started while
+        // the first hung in a claim whose answer was lost) that claim a number from the same record at the same floor
+        // would otherwise write identical records, and the first would adopt the other's claim as its own.
+        long token = existing.map(stored -> stored.record().fencingToken()).orElse(0L) + 1 + tokenSteps.nextLong(MAX_TOKEN_STEP);
         // Reserve one lease duration above the floor; expiry and reservation coincide (reservedUntil <= expiresAt).
         long reservedUntil = floor + settings.durationMillis();
         LeaseRecord record = new LeaseRecord(settings.pool(), workerId, settings.instanceId(), token, reservedUntil, reservedUntil, LeaseRecord.State.HELD,

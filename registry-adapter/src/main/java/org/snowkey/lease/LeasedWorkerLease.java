@@ -1,5 +1,6 @@
 package org.snowkey.lease;
 
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -86,7 +87,7 @@ public final class LeasedWorkerLease implements WorkerLease {
         this.store = store;
         this.settings = settings;
         this.clock = options.clock();
-        this.acquirer = new LeaseAcquirer(store, settings, layout, clock);
+        this.acquirer = new LeaseAcquirer(store, settings, layout, clock, options.claimRandom() != null ? options.claimRandom() : new SecureRandom());
         this.checkpoint = options.checkpoint() != null ? options.checkpoint() : WorkerIdCheckpoint.inDefaultDirectory(store.describe() + "|" + settings.pool());
         this.ownScheduler = options.renewalScheduler() == null;
         this.scheduler = ownScheduler ? Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -105,7 +106,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             if (clock.millis() <= current.expiresAt()) {
                 return current.grant();
             }
-            revoke(current, expiredReason(current));
+            revokeExpired(current);
         }
         return acquireWithin(settings.acquireTimeoutMillis());
     }
@@ -126,6 +127,12 @@ public final class LeasedWorkerLease implements WorkerLease {
                 Holding current = holding;
                 if (current != null && !current.grant().isRevoked()) {
                     return current.grant();
+                }
+                if (current != null && current.takeExpiredUnreleased()) {
+                    // Seen expired, yet possibly still ours: a renewal on its way when the expiry was seen may have landed
+                    // since, holding the number for another lease. Given back with the exact high-water mark, it is free
+                    // (to this instance first) instead of out of use; if someone took it over, the write fails harmlessly.
+                    release(current);
                 }
                 try {
                     return install(acquirer.acquire(preferredWorkerId(current)));
@@ -215,7 +222,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             long now = clock.preciseMillis();
             LeaseRecord held = target.record();
             if (now > held.expiresAt()) {
-                revoke(target, expiredReason(target));
+                revokeExpired(target);
                 return false;
             }
             // Never lower a reservation already written: ids up to it may have been issued.
@@ -263,6 +270,12 @@ public final class LeasedWorkerLease implements WorkerLease {
                 + stored.map(each -> "owner " + each.record().owner() + ", fencing token " + each.record().fencingToken() + ", " + each.record().state())
                         .orElse("no record"));
         return false;
+    }
+
+    /** Revokes a holding whose expiry passed, remembering that its record may still be ours (see {@link #acquireWithin}). */
+    private void revokeExpired(final Holding target) {
+        target.markExpired();
+        revoke(target, expiredReason(target));
     }
 
     private void revoke(final Holding target, final String reason) {
@@ -330,7 +343,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             closed = true;
             lock.notifyAll();
             Holding current = holding;
-            if (current != null && !current.grant().isRevoked()) {
+            if (current != null && (!current.grant().isRevoked() || current.takeExpiredUnreleased())) {
                 release(current);
             }
             acquirer.abandon();

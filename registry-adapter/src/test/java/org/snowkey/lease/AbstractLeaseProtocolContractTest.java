@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,6 +42,8 @@ import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.store.StoredLease;
 import org.snowkey.lease.testing.AmbiguousStore;
+import org.snowkey.lease.testing.InterceptingStore;
+import org.snowkey.lease.testing.SettableClock;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.lease.testing.ManualScheduler;
 import org.snowkey.lease.testing.PausableClock;
@@ -258,7 +261,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         IdGenerator successorGenerator = generator(successor, bits, WallClock.system());
         long firstOfSuccessor = successorGenerator.nextId();
         assertTrue(firstOfSuccessor > maxOfCrashed, firstOfSuccessor + " must lie above " + maxOfCrashed);
-        assertEquals(lastWritten.fencingToken() + 1, readRecord(number).record().fencingToken(), "a takeover bumps the fencing token");
+        assertTrue(readRecord(number).record().fencingToken() > lastWritten.fencingToken(), "a takeover raises the fencing token");
     }
 
     @Test
@@ -533,6 +536,64 @@ public abstract class AbstractLeaseProtocolContractTest {
         // A pool of two: the other number must still be free for the second instance.
         LeasedWorkerLease second = lease("second", 1, 60_000, 0);
         assertNotEquals(held, second.currentGrant().workerId());
+    }
+
+    // Review of issue 9: a renewal whose write lands after an insert saw the lease expire (the registry was slow) left the
+    // number held by this instance for a whole lease while it moved to another one; in a pool of two the next instance
+    // found no free number.
+    @Test
+    void aRenewalLandingAfterAnInsertSawTheLeaseExpireLeavesNoNumberHeldInVain() throws Exception {
+        InterceptingStore store = new InterceptingStore(openStore());
+        ManualScheduler renewals = new ManualScheduler();
+        SettableClock clock = new SettableClock(System.currentTimeMillis());
+        ExecutorService inserts = Executors.newSingleThreadExecutor();
+        try {
+            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "slow-renewal"), Ids.layout(1),
+                    LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(renewals).withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool))));
+            LeaseGrant first = lease.currentGrant();
+            long expiresAt = lease.status().expiresAtMillis();
+            clock.set(expiresAt - 1);
+            AtomicReference<Future<LeaseGrant>> insert = new AtomicReference<>();
+            store.onNextCompareAndSet(() -> {
+                // While the renewal's write is on its way, the lease expires and an insert sees it.
+                clock.set(expiresAt + 1);
+                insert.set(inserts.submit(lease::currentGrant));
+                Ids.await("the insert revokes the expired grant", Duration.ofSeconds(30), first::isRevoked);
+            }, InterceptingStore.Outcome.APPLIED);
+            renewals.runNext();
+            assertTrue(store.fired());
+            LeaseGrant next = insert.get().get(30, TimeUnit.SECONDS);
+            // A pool of two numbers and one instance in it: the other number must be free, whichever this one holds now.
+            LeasedWorkerLease other = lease("other", 1, 60_000, 0, LeaseRuntimeOptions.defaults().withClock(clock));
+            assertNotEquals(next.workerId(), other.currentGrant().workerId());
+        } finally {
+            renewals.shutdownNow();
+            inserts.shutdownNow();
+        }
+    }
+
+    // Review of issue 9: two processes with one instance id (a replacement started while the first one hung in a claim
+    // whose request was lost) claim a number from the same released record. Its high-water mark lies ahead of both
+    // clocks, so both claims start at it and used to be identical records to the millisecond: the first adopted the
+    // replacement's claim as its own, and both issued from the same floor on the same number.
+    @Test
+    void aLostClaimIsNeverAdoptedFromAnotherProcessWithTheSameInstanceId() {
+        long aheadOfTheClock = System.currentTimeMillis() + 5_000;
+        try (LeaseStore setup = openStore()) {
+            for (int number = 0; number < 2; number++) {
+                setup.create(new LeaseRecord(pool, number, "predecessor", 7, aheadOfTheClock, aheadOfTheClock, LeaseRecord.State.RELEASED, Ids.layout(1)));
+            }
+        }
+        InterceptingStore store = new InterceptingStore(openStore());
+        AtomicReference<LeaseGrant> replacement = new AtomicReference<>();
+        store.onNextCompareAndSet(() -> replacement.set(lease("twin", 1, 60_000, 0).currentGrant()), InterceptingStore.Outcome.LOST);
+        LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "twin"), Ids.layout(1),
+                LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("first"), pool))));
+        LeaseGrant mine = first.currentGrant();
+        assertTrue(store.fired());
+        LeaseGrant theirs = replacement.get();
+        assertTrue(mine.workerId() != theirs.workerId() || mine.floorMillis() > theirs.ceilingMillis() || theirs.floorMillis() > mine.ceilingMillis(),
+                "both issue on worker id " + mine.workerId() + ": " + mine + " and " + theirs);
     }
 
     protected StoredLease readRecord(final int workerId) {

@@ -49,7 +49,7 @@ class LeaseAcquirerFuzzTest {
             LeaseRecord old = new LeaseRecord(POOL, 0, "previous", token, expiresAt, reservedUntil, random.nextBoolean() ? LeaseRecord.State.HELD
                     : LeaseRecord.State.RELEASED);
             store.put(old);
-            LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, IdLayout.of(1, 0, IdLayout.defaults().epochMillis()), WallClock.system());
+            LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, IdLayout.of(1, 0, IdLayout.defaults().epochMillis()), WallClock.system(), new Random(i));
             Holding holding;
             try {
                 holding = acquirer.acquire(OptionalInt.of(0));
@@ -88,7 +88,7 @@ class LeaseAcquirerFuzzTest {
                             ? LeaseRecord.State.HELD : LeaseRecord.State.RELEASED));
                 }
             }
-            LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, IdLayout.of(bits, 0, IdLayout.defaults().epochMillis()), WallClock.system());
+            LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, IdLayout.of(bits, 0, IdLayout.defaults().epochMillis()), WallClock.system(), new Random(i));
             try {
                 Holding holding = acquirer.acquire(OptionalInt.of(corrupt));
                 assertNotEquals(corrupt, holding.grant().workerId(), "the corrupt record of worker id " + corrupt + " was claimed");

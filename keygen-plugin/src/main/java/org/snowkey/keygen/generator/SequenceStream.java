@@ -30,8 +30,14 @@ public final class SequenceStream {
 
     private volatile Holding holding;
 
-    /** Ids issued on holdings before the current one. */
+    /** Ids issued on holdings before the current one; guarded by {@link #countLock}. */
     private long issuedOnEarlierHoldings;
+
+    /**
+     * Guards the count of earlier holdings together with the switch to the next holding. Not the stream's lock: a move
+     * holds that while the lease acquires (up to its acquire timeout), and metrics and health checks must not wait.
+     */
+    private final Object countLock = new Object();
 
     SequenceStream(final String name, final WorkerLease lease, final IssuePolicy policy) {
         this.name = name;
@@ -80,9 +86,11 @@ public final class SequenceStream {
     }
 
     /** Ids this stream issued since it was created (for metrics; exact once calls have returned). */
-    public synchronized long idsIssued() {
-        Holding current = holding;
-        return issuedOnEarlierHoldings + (current == null ? 0 : current.issued());
+    public long idsIssued() {
+        synchronized (countLock) {
+            Holding current = holding;
+            return issuedOnEarlierHoldings + (current == null ? 0 : current.issued());
+        }
     }
 
     private Holding currentHolding() {
@@ -118,14 +126,18 @@ public final class SequenceStream {
             long previousLast = previous.sealCounter();
             // Continue after everything issued on the previous holding, in a fresh millisecond.
             start = Math.max(start, layout.timestampOf(previousLast) + 1);
-            issuedOnEarlierHoldings += previous.issued();
         }
         Holding next = new Holding(grant, layout.counterAt(start) - 1);
         if (!grant.attach(next)) {
             // Released meanwhile: the holding issues nothing, and the next call finds the lease closed.
             next.sealCounter();
         }
-        holding = next;
+        synchronized (countLock) {
+            if (previous != null) {
+                issuedOnEarlierHoldings += previous.issued();
+            }
+            holding = next;
+        }
         return next;
     }
 

@@ -80,6 +80,33 @@ class LeaseChangeInterleavingTest {
         assertTrue(fromWaiter > lastOfBurst && fromStale > lastOfBurst);
     }
 
+    // Review of issue 9: a stream moving to a new grant waits for the lease under the stream's lock (up to the acquire
+    // timeout while a registry is down). The ids-issued count of metrics and the actuator endpoint took the same lock,
+    // so a health or metrics scrape hung for as long.
+    @Test
+    @Timeout(60)
+    void countingIssuedIdsDoesNotWaitForALeaseBeingAcquired() throws Exception {
+        ManualClock clock = new ManualClock(T);
+        LeaseGrant first = new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1");
+        GatedLease lease = new GatedLease(first, "mover", 2);
+        SequenceStream stream = new IdGenerator(LAYOUT, lease, clock, 10_000, 10_000).stream("t");
+        stream.nextId();
+        clock.advance(5);
+        first.revoke("lost in a test");
+        lease.replace(new LeaseGrant(2, T, LeaseGrant.UNBOUNDED, "worker id 2"));
+        // The mover finds the grant changed and, under the stream's lock, asks the lease again: the lease is acquiring.
+        CompletableFuture<Long> moving = CompletableFuture.supplyAsync(stream::nextId, runnable -> new Thread(runnable, "mover").start());
+        assertTrue(lease.paused.await(10, TimeUnit.SECONDS), "the mover waits for the lease");
+        try {
+            CompletableFuture<Long> counted = CompletableFuture.supplyAsync(stream::idsIssued);
+            assertEquals(1, counted.get(10, TimeUnit.SECONDS), "the count answers while the lease is being acquired");
+        } finally {
+            lease.resume.countDown();
+        }
+        moving.get(10, TimeUnit.SECONDS);
+        assertEquals(2, stream.idsIssued());
+    }
+
     /** A thread that keeps reading the precise clock is waiting for the next millisecond inside a holding. */
     private static void awaitPreciseReads(final Map<String, AtomicInteger> preciseReads, final String thread) {
         while (preciseReads.getOrDefault(thread, new AtomicInteger()).get() < 10) {
@@ -96,11 +123,21 @@ class LeaseChangeInterleavingTest {
 
         private final String gatedThread;
 
+        /** The call of the gated thread that parks: 1 for its first. */
+        private final int gatedCall;
+
+        private final AtomicInteger calls = new AtomicInteger();
+
         private volatile LeaseGrant grant;
 
         GatedLease(final LeaseGrant grant, final String gatedThread) {
+            this(grant, gatedThread, 1);
+        }
+
+        GatedLease(final LeaseGrant grant, final String gatedThread, final int gatedCall) {
             this.grant = grant;
             this.gatedThread = gatedThread;
+            this.gatedCall = gatedCall;
         }
 
         void replace(final LeaseGrant next) {
@@ -110,7 +147,7 @@ class LeaseChangeInterleavingTest {
         @Override
         public LeaseGrant currentGrant() {
             LeaseGrant read = grant;
-            if (Thread.currentThread().getName().equals(gatedThread) && paused.getCount() > 0) {
+            if (Thread.currentThread().getName().equals(gatedThread) && calls.incrementAndGet() == gatedCall) {
                 paused.countDown();
                 try {
                     resume.await();

@@ -91,6 +91,20 @@ public class SequenceStreamModelCheckTest {
                 "worker id " + released.workerId() + " again"));
     }
 
+    /**
+     * The grant expires (revoked: issuing stops), and only afterwards is it sealed and released, as a registry lease
+     * gives back a holding it saw expire before it claims the same number again: threads that passed the revocation
+     * check before it must still be caught by the seal, below the successor's floor.
+     */
+    @Operation(nonParallelGroup = "lease")
+    public void expireReleaseAndReacquire() {
+        LeaseGrant expired = lease.grant();
+        expired.revoke("expired in the model");
+        long highWater = expired.sealForRelease("given back after expiry in the model");
+        lease.replace(new LeaseGrant(expired.workerId(), Math.max(clock.millis(), highWater + 1), LeaseGrant.UNBOUNDED,
+                "worker id " + expired.workerId() + " after expiry"));
+    }
+
     @Operation(nonParallelGroup = "clock")
     public void tick() {
         clock.advance(1);

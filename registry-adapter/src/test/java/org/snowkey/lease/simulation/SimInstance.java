@@ -3,6 +3,7 @@ package org.snowkey.lease.simulation;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 
 import org.snowkey.keygen.generator.IdGenerator;
@@ -70,7 +71,10 @@ final class SimInstance {
         refusedForLayout = false;
         client = new SimStoreClient(world, store, new SimStore.Writer(this, incarnation), stats, settings.pool());
         LeaseRuntimeOptions options = LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(new VirtualScheduler(world, this, incarnation))
-                .withCheckpoint(new WorkerIdCheckpoint(checkpointDirectory, instanceId));
+                .withCheckpoint(new WorkerIdCheckpoint(checkpointDirectory, instanceId))
+                // Fencing tokens from the schedule's seed, not the world's random source: a replay draws the same ones, and
+                // the schedules of seeds recorded before tokens were drawn stay as they were.
+                .withClaimRandom(new Random(world.seed() * 31 + instanceId.hashCode() * 17L + incarnation));
         lease = SimLeases.open(client, settings, layout, options);
         generator = new IdGenerator(layout, lease, clock, toleranceMillis, maxTimeCacheMillis);
     }

@@ -17,7 +17,7 @@ final class SimStore {
 
     private final Map<Integer, Entry> records = new TreeMap<>();
 
-    private final Map<Long, Long> durableReservations = new HashMap<>();
+    private final Map<HoldingKey, Long> durableReservations = new HashMap<>();
 
     private long versions;
 
@@ -75,8 +75,12 @@ final class SimStore {
         return records;
     }
 
-    private static long holdingKey(final int workerId, final long fencingToken) {
-        return fencingToken << 24 | workerId;
+    private static HoldingKey holdingKey(final int workerId, final long fencingToken) {
+        return new HoldingKey(workerId, fencingToken);
+    }
+
+    /** One holding of a number: fencing tokens grow by random steps, too large to pack with the number into a long. */
+    private record HoldingKey(int workerId, long fencingToken) {
     }
 
     /** Who wrote a record: an instance id and its incarnation (a restart is a new incarnation). */
