@@ -2,6 +2,7 @@ package org.snowkey.keygen.runtime;
 
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
 
 import org.snowkey.keygen.config.GeneratorSettings;
@@ -12,12 +13,20 @@ import org.snowkey.keygen.generator.IdGenerator;
  * One generation of a scope: a generator from the moment its lease opens until it is released, with the owners
  * that use it. The state moves one way, {@code OPENING -> OPEN -> CLOSING -> CLOSED} (or {@code OPENING -> CLOSED}
  * when the lease cannot be opened); a scope key that is used again after that gets a new generation. The lease's
- * I/O (open, release) runs outside this monitor, by the one thread that moved the state; others wait on the
- * monitor for the state to move on. See docs/design.md, "Scopes".
+ * I/O (open, release) runs outside this monitor, by the one thread that moved the state; others wait, outside the
+ * monitor, on a latch that the move out of the state opens. See docs/design.md, "Scopes".
  */
 final class Scope {
 
     enum State { OPENING, OPEN, CLOSING, CLOSED }
+
+    /**
+     * How a thread waits for another to move the state on. {@code PARK} (on a latch) in production. {@code SPIN}
+     * (yield until the state changes) only under the Lincheck model checker: Lincheck 3.7 does not schedule a thread
+     * parked inside {@code CountDownLatch} or {@code Object.wait} here and reports the execution as hung, while it
+     * models a yielding loop over a volatile read exactly. The states and their moves are the same in both.
+     */
+    enum Waiting { PARK, SPIN }
 
     /** What a join found. */
     enum Admission {
@@ -31,7 +40,10 @@ final class Scope {
 
     private final String key;
 
-    private State state = State.OPENING;
+    private final Waiting waiting;
+
+    /** Written under this monitor; volatile so that a {@code SPIN} waiter can watch it without the monitor. */
+    private volatile State state = State.OPENING;
 
     private boolean openerChosen;
 
@@ -41,8 +53,15 @@ final class Scope {
 
     private final Map<Object, ReleaseMode> owners = new IdentityHashMap<>();
 
-    Scope(final String key) {
+    /** Opens when OPENING ends (to OPEN, or to CLOSED when the lease could not be opened). */
+    private final CountDownLatch openingEnded = new CountDownLatch(1);
+
+    /** Opens when the generation is CLOSED. */
+    private final CountDownLatch closedLatch = new CountDownLatch(1);
+
+    Scope(final String key, final Waiting waiting) {
         this.key = key;
+        this.waiting = waiting;
     }
 
     String key() {
@@ -55,28 +74,34 @@ final class Scope {
      *
      * @throws IllegalStateException when the open generation runs with other settings
      */
-    synchronized Admission admit(final ScopePlan joining, final Object owner, final ReleaseMode mode) {
+    Admission admit(final ScopePlan joining, final Object owner, final ReleaseMode mode) {
         while (true) {
-            switch (state) {
-                case OPENING -> {
-                    if (!openerChosen) {
-                        openerChosen = true;
-                        return Admission.OPEN_IT;
+            CountDownLatch awaited;
+            State seen;
+            synchronized (this) {
+                seen = state;
+                switch (state) {
+                    case OPENING -> {
+                        if (!openerChosen) {
+                            openerChosen = true;
+                            return Admission.OPEN_IT;
+                        }
+                        awaited = openingEnded;
                     }
-                    awaitChange();
-                }
-                case OPEN -> {
-                    checkCompatible(joining);
-                    if (owner != null) {
-                        owners.merge(owner, mode, ReleaseMode::strongest);
+                    case OPEN -> {
+                        checkCompatible(joining);
+                        if (owner != null) {
+                            owners.merge(owner, mode, ReleaseMode::strongest);
+                        }
+                        return Admission.JOINED;
                     }
-                    return Admission.JOINED;
-                }
-                case CLOSING -> awaitChange();
-                default -> {
-                    return Admission.ENDED;
+                    case CLOSING -> awaited = closedLatch;
+                    default -> {
+                        return Admission.ENDED;
+                    }
                 }
             }
+            await(awaited, seen);
         }
     }
 
@@ -93,12 +118,13 @@ final class Scope {
         plan = openedPlan;
         generator = openedGenerator;
         state = State.OPEN;
-        notifyAll();
+        openingEnded.countDown();
     }
 
     synchronized void openFailed() {
         state = State.CLOSED;
-        notifyAll();
+        openingEnded.countDown();
+        closedLatch.countDown();
     }
 
     /**
@@ -120,30 +146,50 @@ final class Scope {
      * null when there is nothing to release; a close already in flight is waited for, so that on return the
      * generation this call saw is released or left open on purpose.
      */
-    synchronized IdGenerator beginClose(final Predicate<Map<Object, ReleaseMode>> closeIf) {
-        while (state == State.OPENING || state == State.CLOSING) {
-            awaitChange();
+    IdGenerator beginClose(final Predicate<Map<Object, ReleaseMode>> closeIf) {
+        while (true) {
+            CountDownLatch awaited;
+            State seen;
+            synchronized (this) {
+                seen = state;
+                switch (state) {
+                    case OPENING -> awaited = openingEnded;
+                    case CLOSING -> awaited = closedLatch;
+                    case OPEN -> {
+                        if (!closeIf.test(owners)) {
+                            return null;
+                        }
+                        state = State.CLOSING;
+                        return generator;
+                    }
+                    default -> {
+                        return null;
+                    }
+                }
+            }
+            await(awaited, seen);
         }
-        if (state == State.OPEN && closeIf.test(owners)) {
-            state = State.CLOSING;
-            return generator;
-        }
-        return null;
     }
 
     synchronized void closed() {
         owners.clear();
         state = State.CLOSED;
-        notifyAll();
+        closedLatch.countDown();
     }
 
-    /** Waits for another thread to move the state; an interrupt is kept for the caller, not lost. */
-    private void awaitChange() {
+    /** Waits for another thread to move the state on; an interrupt is kept for the caller, not lost. */
+    private void await(final CountDownLatch moved, final State seen) {
+        if (waiting == Waiting.SPIN) {
+            while (state == seen) {
+                Thread.yield();
+            }
+            return;
+        }
         try {
-            wait();
+            moved.await();
         } catch (final InterruptedException ex) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("SnowKey: interrupted while scope " + key + " was " + state + " in another thread", ex);
+            throw new IllegalStateException("SnowKey: interrupted while another thread opened or closed scope " + key, ex);
         }
     }
 

@@ -2,6 +2,7 @@ package org.snowkey.keygen.runtime;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +12,7 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -45,10 +46,14 @@ public final class SnowKeyRuntime {
      * find the scopes they share here. Everything else is instance state, so tests can build their own runtime.
      */
     private static final SnowKeyRuntime INSTANCE = new SnowKeyRuntime(loadProviders(), WallClock.system(), StaticHighWaterMarks.jvm(),
-            hook -> Runtime.getRuntime().addShutdownHook(new Thread(hook, "snowkey-release-leases")));
+            hook -> Runtime.getRuntime().addShutdownHook(new Thread(hook, "snowkey-release-leases")), Scope.Waiting.PARK);
 
-    /** The current generation of each scope key; a generation removes itself once its lease is released. */
-    private final Map<String, Scope> scopes = new ConcurrentHashMap<>();
+    /**
+     * The current generation of each scope key; a generation removes itself once its lease is released. Guarded by
+     * itself, held only to look up or update the map (joins and leaves, never per id), never while a lease opens or
+     * closes: a slow registry in one scope does not hold up the others.
+     */
+    private final Map<String, Scope> scopes = new HashMap<>();
 
     private final Map<String, WorkerLeaseProvider> providers;
 
@@ -60,17 +65,21 @@ public final class SnowKeyRuntime {
     /** Registers the shutdown hook that releases the leases (once, when the first generator is created). */
     private final Consumer<Runnable> shutdownHooks;
 
-    private volatile boolean shutdownHookInstalled;
+    /** How joiners and closers wait for a scope's open or release in another thread (see {@link Scope.Waiting}). */
+    private final Scope.Waiting waiting;
+
+    private final AtomicBoolean shutdownHookInstalled = new AtomicBoolean();
 
     /** Props that apply where a key generator sets none (the Spring Boot integration sets them). */
     private volatile Properties defaults = new Properties();
 
     SnowKeyRuntime(final Map<String, WorkerLeaseProvider> providers, final WallClock clock, final StaticHighWaterMarks staticMarks,
-                   final Consumer<Runnable> shutdownHooks) {
+                   final Consumer<Runnable> shutdownHooks, final Scope.Waiting waiting) {
         this.providers = Map.copyOf(providers);
         this.clock = clock;
         this.staticMarks = staticMarks;
         this.shutdownHooks = shutdownHooks;
+        this.waiting = waiting;
     }
 
     private static Map<String, WorkerLeaseProvider> loadProviders() {
@@ -207,7 +216,10 @@ public final class SnowKeyRuntime {
      */
     public IdGenerator join(final ScopePlan plan, final Object owner, final ReleaseMode releaseMode) {
         while (true) {
-            Scope scope = scopes.computeIfAbsent(plan.scopeKey(), Scope::new);
+            Scope scope;
+            synchronized (scopes) {
+                scope = scopes.computeIfAbsent(plan.scopeKey(), key -> new Scope(key, waiting));
+            }
             switch (scope.admit(plan, owner, releaseMode)) {
                 case JOINED -> {
                     return scope.generator();
@@ -225,7 +237,7 @@ public final class SnowKeyRuntime {
         try {
             generator = create(plan);
         } catch (final RuntimeException | Error ex) {
-            scopes.remove(scope.key(), scope);
+            forget(scope);
             scope.openFailed();
             throw ex;
         }
@@ -234,7 +246,7 @@ public final class SnowKeyRuntime {
 
     /** The owner is gone: closes each scope it was the last owner of, releasing the lease. */
     public void release(final Object owner) {
-        for (Scope each : scopes.values()) {
+        for (Scope each : currentScopes()) {
             IdGenerator orphaned = each.leave(owner);
             if (orphaned != null) {
                 finishClose(each, orphaned);
@@ -248,8 +260,20 @@ public final class SnowKeyRuntime {
      */
     private void finishClose(final Scope scope, final IdGenerator generator) {
         closeQuietly(scope.key(), generator);
-        scopes.remove(scope.key(), scope);
+        forget(scope);
         scope.closed();
+    }
+
+    private void forget(final Scope scope) {
+        synchronized (scopes) {
+            scopes.remove(scope.key(), scope);
+        }
+    }
+
+    private List<Scope> currentScopes() {
+        synchronized (scopes) {
+            return new ArrayList<>(scopes.values());
+        }
     }
 
     private IdGenerator create(final ScopePlan plan) {
@@ -268,7 +292,7 @@ public final class SnowKeyRuntime {
     /** The generators of the scopes open now. */
     public Collection<IdGenerator> generators() {
         List<IdGenerator> result = new ArrayList<>();
-        for (Scope each : scopes.values()) {
+        for (Scope each : currentScopes()) {
             if (each.isOpen()) {
                 result.add(each.generator());
             }
@@ -281,7 +305,10 @@ public final class SnowKeyRuntime {
      * one. An open in flight is waited for and then closed; a close in flight is waited for.
      */
     public void close(final String scopeKey) {
-        Scope scope = scopes.get(scopeKey);
+        Scope scope;
+        synchronized (scopes) {
+            scope = scopes.get(scopeKey);
+        }
         if (scope != null) {
             closeIf(scope, scopeOwners -> true);
         }
@@ -289,14 +316,14 @@ public final class SnowKeyRuntime {
 
     /** Closes every generator, releasing each lease with its exact high-water mark. */
     public void closeAll() {
-        for (Scope each : scopes.values()) {
+        for (Scope each : currentScopes()) {
             closeIf(each, scopeOwners -> true);
         }
     }
 
     /** The shutdown hook: closes every scope but those an owner releases in its own order. */
     void closeAllOnShutdown() {
-        for (Scope each : scopes.values()) {
+        for (Scope each : currentScopes()) {
             closeIf(each, scopeOwners -> !scopeOwners.containsValue(ReleaseMode.BY_OWNER));
         }
     }
@@ -317,14 +344,8 @@ public final class SnowKeyRuntime {
     }
 
     private void installShutdownHook() {
-        if (shutdownHookInstalled) {
-            return;
-        }
-        synchronized (this) {
-            if (!shutdownHookInstalled) {
-                shutdownHooks.accept(this::closeAllOnShutdown);
-                shutdownHookInstalled = true;
-            }
+        if (shutdownHookInstalled.compareAndSet(false, true)) {
+            shutdownHooks.accept(this::closeAllOnShutdown);
         }
     }
 }
