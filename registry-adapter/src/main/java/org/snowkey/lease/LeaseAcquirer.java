@@ -25,7 +25,7 @@ import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.StoredLease;
 
 /**
- * Claims a worker id of a pool (DESIGN section 3, acquire): by create for a number never used, by compare-and-set
+ * Claims a worker id of a pool (docs/design.md, "Worker id leases", acquire): by create for a number never used, by compare-and-set
  * for a released or expired record. The new holding's floor is {@code max(now, old.reservedUntil + 1)}, so it
  * starts above every timestamp any predecessor may have issued, whatever the clocks say.
  *

@@ -24,7 +24,7 @@ import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.StoredLease;
 
 /**
- * A worker id leased from any {@link LeaseStore} with the protocol of DESIGN section 3.
+ * A worker id leased from any {@link LeaseStore} with the protocol of docs/design.md, "Worker id leases".
  *
  * <ul>
  *   <li>Acquire ({@link LeaseAcquirer}) on first use, retrying an unreachable registry or a full pool up to

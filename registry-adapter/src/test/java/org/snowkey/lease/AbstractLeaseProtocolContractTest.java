@@ -47,7 +47,7 @@ import org.snowkey.lease.testing.PausableClock;
 import org.snowkey.lease.testing.PausableScheduler;
 
 /**
- * The lease protocol of DESIGN section 3 against a real registry, for any {@link LeaseStore}. A store's test
+ * The lease protocol of docs/design.md ("Worker id leases") against a real registry, for any {@link LeaseStore}. A store's test
  * subclasses this and says how to open a client of its registry, how to write garbage into a record and how to
  * take the registry down and back up; every test here then runs against that store.
  *

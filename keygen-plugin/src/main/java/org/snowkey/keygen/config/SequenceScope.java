@@ -2,7 +2,7 @@ package org.snowkey.keygen.config;
 
 import java.util.Locale;
 
-/** Which sequence stream an INSERT draws from (DESIGN section 2). */
+/** Which sequence stream an INSERT draws from (docs/design.md, "The historical clock"). */
 public enum SequenceScope {
 
     /** One stream per logical table: each table's ids alternate odd/even on their own; unique per table. */

@@ -43,10 +43,17 @@ public final class IdGenerator implements AutoCloseable {
         this.policy = new IssuePolicy(layout, clock, maxTolerateTimeDifferenceMillis, maxTimeCacheMillis);
     }
 
-    /** The stream of that name, created on first use. */
+    /**
+     * The stream of that name, created on first use. Names are compared the way ShardingSphere compares table names
+     * (case and identifier quotes ignored, see {@link StreamNames}), so that no two spellings of one table can be two
+     * streams issuing the same ids.
+     */
     public SequenceStream stream(final String name) {
-        SequenceStream stream = streams.get(name);
-        return stream != null ? stream : streams.computeIfAbsent(name, key -> new SequenceStream(key, lease, policy));
+        SequenceStream stream = name == null ? null : streams.get(name);
+        if (stream != null) {
+            return stream;
+        }
+        return streams.computeIfAbsent(StreamNames.normalise(name), key -> new SequenceStream(key, lease, policy));
     }
 
     /** The next id of the default stream. */

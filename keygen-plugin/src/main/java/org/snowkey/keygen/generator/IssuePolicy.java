@@ -11,7 +11,7 @@ import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 
 /**
- * The rules every stream of a generator issues under (DESIGN section 2): never past the wall clock, never past
+ * The rules every stream of a generator issues under (docs/design.md, "The historical clock"): never past the wall clock, never past
  * the lease ceiling, wait for a clock that moved back only up to the tolerance. Shared by the streams of one
  * generator, together with the highest clock reading seen, which tells a clock step back from a burst that
  * simply ran ahead of the clock.

@@ -11,7 +11,7 @@ import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.WorkerLease;
 
 /**
- * One sequence stream: the historical clock of DESIGN section 2 for one table (or for all tables of a scope).
+ * One sequence stream: the historical clock of docs/design.md for one table (or for all tables of a scope).
  *
  * <p>State is one counter {@code c = t * 2^S + s} per lease holding. An id costs one compare-and-set that
  * moves the counter by one; a batch of n ids moves it by n. The counter only ever moves forward, so the ids of

@@ -3,7 +3,7 @@ package org.snowkey.keygen.layout;
 import java.time.Instant;
 
 /**
- * The bit layout of a SnowKey id (DESIGN section 1).
+ * The bit layout of a SnowKey id (docs/design.md, "The id").
  *
  * <pre>
  * 63      sign (always 0)

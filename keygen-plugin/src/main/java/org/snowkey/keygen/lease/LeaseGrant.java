@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One holding of a worker id: the range of timestamps this process may issue on it (DESIGN section 3).
+ * One holding of a worker id: the range of timestamps this process may issue on it (docs/design.md, "Worker id leases").
  *
  * <p>The floor is fixed when the holding starts. The ceiling is the {@code reservedUntil} that the holder last
  * wrote durably; a lease backend raises it with {@link #extendCeiling} only after the registry confirmed the

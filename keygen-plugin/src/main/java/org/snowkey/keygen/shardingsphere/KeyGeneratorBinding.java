@@ -1,7 +1,6 @@
 package org.snowkey.keygen.shardingsphere;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -121,9 +120,9 @@ public final class KeyGeneratorBinding {
     private record LastStream(IdGenerator generator, String database, String table, SequenceStream stream) {
     }
 
-    /** Stream names ignore case, as ShardingSphere's logic table names do. */
+    /** {@code <database>.<table>}; the generator folds case and quotes, as ShardingSphere's logic table names do. */
     static String streamName(final String database, final String table) {
-        return (database + "." + table).toLowerCase(Locale.ROOT);
+        return database + "." + table;
     }
 
     /**

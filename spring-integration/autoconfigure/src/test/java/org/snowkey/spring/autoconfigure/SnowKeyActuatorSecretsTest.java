@@ -20,6 +20,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.spring.actuate.SnowKeyEndpoint;
 import org.snowkey.spring.actuate.SnowKeyHealth;
+import org.springframework.boot.actuate.context.properties.ConfigurationPropertiesReportEndpoint;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.env.EnvironmentEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -106,6 +110,28 @@ class SnowKeyActuatorSecretsTest {
             assertThat(shown).contains("127.0.0.1");
             assertNoSecret(shown);
         });
+    }
+
+    /**
+     * Spring's own endpoints show every value once an operator sets {@code show-values: always}: SnowKey's password,
+     * digest and URL credentials must still not appear there.
+     */
+    @Test
+    void springsEnvAndConfigpropsEndpointsShowNoSnowKeySecret() {
+        runner.withPropertyValues("snowkey.lease.registry=jdbc", "snowkey.jdbc.url=jdbc:h2:mem:boot_env;DB_CLOSE_DELAY=-1;USER=sa;PASSWORD=" + SECRET,
+                "snowkey.jdbc.username=sa", "snowkey.jdbc.password=" + SECRET, "snowkey.zookeeper.digest=snowkey:" + SECRET).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    List<SanitizingFunction> sanitizers = context.getBeanProvider(SanitizingFunction.class).orderedStream().toList();
+                    assertThat(sanitizers).isNotEmpty();
+                    EnvironmentEndpoint env = new EnvironmentEndpoint(context.getEnvironment(), sanitizers, Show.ALWAYS);
+                    ConfigurationPropertiesReportEndpoint configprops = new ConfigurationPropertiesReportEndpoint(sanitizers, Show.ALWAYS);
+                    configprops.setApplicationContext(context);
+                    ObjectMapper json = new ObjectMapper();
+                    String shown = json.writeValueAsString(env.environment("snowkey.*")) + json.writeValueAsString(env.environmentEntry("snowkey.jdbc.password"))
+                            + json.writeValueAsString(configprops.configurationPropertiesWithPrefix("snowkey"));
+                    assertThat(shown).contains("jdbc:h2:mem:boot_env").contains("snowkey.jdbc.url");
+                    assertNoSecret(shown);
+                });
     }
 
     private static String actuatorOutput(final ConfigurableApplicationContext context) throws Exception {

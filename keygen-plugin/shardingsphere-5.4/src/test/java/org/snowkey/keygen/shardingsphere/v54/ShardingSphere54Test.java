@@ -17,7 +17,7 @@ class ShardingSphere54Test extends LineContract {
 
     @Override
     protected String clusterModeOnZooKeeper(final String serverLists, final String namespace) {
-        return "mode:\n  type: Cluster\n  repository:\n    type: ZooKeeper\n    props:\n      namespace: " + namespace + "\n      server-lists: " + serverLists + "\n";
+        return "mode:\n  type: Cluster\n  repository:\n    type: ZooKeeper\n    props:\n      namespace: " + namespace + "\n      server-lists: " + serverLists + "\n      retryIntervalMilliseconds: 1000\n      maxRetries: 20\n      operationTimeoutMilliseconds: 30000\n";
     }
 
     @Override
