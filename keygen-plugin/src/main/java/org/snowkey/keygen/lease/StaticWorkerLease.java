@@ -1,27 +1,26 @@
 package org.snowkey.keygen.lease;
 
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-
 /**
  * A fixed worker id with no registry behind it: safe only when no other process uses the same number.
  * Its single grant has no ceiling and never expires.
  */
 public final class StaticWorkerLease implements WorkerLease {
 
-    /**
-     * What closed static leases of this JVM issued last, by worker id: a static lease opened again in the same
-     * JVM (a restarted application context) starts above it, as a registry's successor would.
-     */
-    private static final ConcurrentMap<Integer, Long> RELEASED_HIGH_WATER = new ConcurrentHashMap<>();
+    /** Where this lease records its high-water mark on close, and where it read its floor from. */
+    private final StaticHighWaterMarks marks;
 
     private final LeaseGrant grant;
 
     private volatile boolean closed;
 
+    /** A static lease of this JVM: it starts above whatever an earlier static lease of that worker id issued. */
     public StaticWorkerLease(final int workerId) {
-        long floor = RELEASED_HIGH_WATER.getOrDefault(workerId, -1L) + 1;
-        grant = new LeaseGrant(workerId, floor, LeaseGrant.UNBOUNDED, "static worker id " + workerId);
+        this(workerId, StaticHighWaterMarks.jvm());
+    }
+
+    public StaticWorkerLease(final int workerId, final StaticHighWaterMarks marks) {
+        this.marks = marks;
+        grant = new LeaseGrant(workerId, marks.floorMillis(workerId), LeaseGrant.UNBOUNDED, "static worker id " + workerId);
     }
 
     @Override
@@ -46,6 +45,6 @@ public final class StaticWorkerLease implements WorkerLease {
     public void close() {
         closed = true;
         long highWater = grant.sealForRelease("closed");
-        RELEASED_HIGH_WATER.merge(grant.workerId(), highWater, Math::max);
+        marks.recordRelease(grant.workerId(), highWater);
     }
 }

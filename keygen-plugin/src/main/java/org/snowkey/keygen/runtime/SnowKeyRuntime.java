@@ -2,9 +2,8 @@ package org.snowkey.keygen.runtime;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,7 +12,9 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,7 @@ import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.PreparedLease;
+import org.snowkey.keygen.lease.StaticHighWaterMarks;
 import org.snowkey.keygen.lease.StaticWorkerLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
 
@@ -38,32 +40,54 @@ public final class SnowKeyRuntime {
 
     private static final Logger LOG = LoggerFactory.getLogger(SnowKeyRuntime.class);
 
-    private static final SnowKeyRuntime INSTANCE = new SnowKeyRuntime();
-
-    private final Map<String, ScopedGenerator> generators = new ConcurrentHashMap<>();
-
-    /** Who uses each scope; guarded by itself. */
-    private final Map<String, Set<Object>> owners = new java.util.HashMap<>();
+    /**
+     * The one runtime of the JVM. Static because ShardingSphere creates key generate algorithms through its SPI with
+     * a no-argument constructor and hands them nothing to share: algorithms of every context, and the Spring bean,
+     * find the scopes they share here. Everything else is instance state, so tests can build their own runtime.
+     */
+    private static final SnowKeyRuntime INSTANCE = new SnowKeyRuntime(loadProviders(), WallClock.system(), StaticHighWaterMarks.jvm(),
+            hook -> Runtime.getRuntime().addShutdownHook(new Thread(hook, "snowkey-release-leases")), Scope.Waiting.PARK);
 
     /**
-     * Owners that release their scopes in their own shutdown order (a Spring context closes its data sources
-     * first); the JVM shutdown hook leaves their scopes to them. Guarded by {@link #owners}.
+     * The current generation of each scope key; a generation removes itself once its lease is released. Guarded by
+     * itself, held only to look up or update the map (joins and leaves, never per id), never while a lease opens or
+     * closes: a slow registry in one scope does not hold up the others.
      */
-    private final Set<Object> selfReleasingOwners = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<String, Scope> scopes = new HashMap<>();
 
     private final Map<String, WorkerLeaseProvider> providers;
 
-    private volatile boolean shutdownHookInstalled;
+    private final WallClock clock;
+
+    /** Where static leases record and read their high-water marks. */
+    private final StaticHighWaterMarks staticMarks;
+
+    /** Registers the shutdown hook that releases the leases (once, when the first generator is created). */
+    private final Consumer<Runnable> shutdownHooks;
+
+    /** How joiners and closers wait for a scope's open or release in another thread (see {@link Scope.Waiting}). */
+    private final Scope.Waiting waiting;
+
+    private final AtomicBoolean shutdownHookInstalled = new AtomicBoolean();
 
     /** Props that apply where a key generator sets none (the Spring Boot integration sets them). */
     private volatile Properties defaults = new Properties();
 
-    private SnowKeyRuntime() {
+    SnowKeyRuntime(final Map<String, WorkerLeaseProvider> providers, final WallClock clock, final StaticHighWaterMarks staticMarks,
+                   final Consumer<Runnable> shutdownHooks, final Scope.Waiting waiting) {
+        this.providers = Map.copyOf(providers);
+        this.clock = clock;
+        this.staticMarks = staticMarks;
+        this.shutdownHooks = shutdownHooks;
+        this.waiting = waiting;
+    }
+
+    private static Map<String, WorkerLeaseProvider> loadProviders() {
         Map<String, WorkerLeaseProvider> found = new TreeMap<>();
         for (WorkerLeaseProvider each : ServiceLoader.load(WorkerLeaseProvider.class, SnowKeyRuntime.class.getClassLoader())) {
             found.put(each.registry().toLowerCase(Locale.ROOT), each);
         }
-        providers = Map.copyOf(found);
+        return found;
     }
 
     public static SnowKeyRuntime get() {
@@ -138,8 +162,8 @@ public final class SnowKeyRuntime {
         return new ScopePlan(settings, prepared.scopeKey(), prepared::open, false);
     }
 
-    private static ScopePlan staticPlan(final GeneratorSettings settings, final int workerId, final boolean unguarded) {
-        return new ScopePlan(settings, "static|worker-id=" + workerId, () -> new StaticWorkerLease(workerId), unguarded);
+    private ScopePlan staticPlan(final GeneratorSettings settings, final int workerId, final boolean unguarded) {
+        return new ScopePlan(settings, "static|worker-id=" + workerId, () -> new StaticWorkerLease(workerId, staticMarks), unguarded);
     }
 
     /**
@@ -155,18 +179,14 @@ public final class SnowKeyRuntime {
     }
 
     /**
-     * The generator of the plan's scope, created (and its lease opened) on first request. It lives until
-     * {@link #close}, {@link #closeAll} or JVM shutdown.
+     * The generator of the plan's scope, created (and its lease opened) on first request, without an owner: it rides
+     * on the scope's owners (closed when the last one leaves) or, with none, lives until {@link #close},
+     * {@link #closeAll} or JVM shutdown.
      *
      * @throws IllegalStateException when the scope already runs with other generator settings
      */
     public IdGenerator generator(final ScopePlan plan) {
-        ScopedGenerator existing = generators.get(plan.scopeKey());
-        if (existing == null) {
-            existing = generators.computeIfAbsent(plan.scopeKey(), key -> create(plan));
-        }
-        existing.checkCompatible(plan);
-        return existing.generator();
+        return join(plan, null, ReleaseMode.AT_JVM_SHUTDOWN);
     }
 
     /**
@@ -174,11 +194,7 @@ public final class SnowKeyRuntime {
      * When every owner of a scope has gone ({@link #release(Object)}), the scope is closed and its lease released.
      */
     public IdGenerator generator(final ScopePlan plan, final Object owner) {
-        synchronized (owners) {
-            IdGenerator generator = generator(plan);
-            owners.computeIfAbsent(plan.scopeKey(), key -> Collections.newSetFromMap(new IdentityHashMap<>())).add(owner);
-            return generator;
-        }
+        return join(plan, owner, ReleaseMode.AT_JVM_SHUTDOWN);
     }
 
     /**
@@ -187,77 +203,136 @@ public final class SnowKeyRuntime {
      * while the owner's data sources still run.
      */
     public IdGenerator generatorReleasedByOwner(final ScopePlan plan, final Object owner) {
-        synchronized (owners) {
-            IdGenerator generator = generator(plan, owner);
-            selfReleasingOwners.add(owner);
-            return generator;
+        return join(plan, owner, ReleaseMode.BY_OWNER);
+    }
+
+    /**
+     * Joins the plan's scope as {@code owner} ({@code null}: use it without owning it) and returns its open
+     * generator, never one that is closing: a join that finds the scope closing waits for the release to finish and
+     * opens the next generation, whose lease then starts above the released one. The lease is opened by the first
+     * joiner of a generation, outside any lock other scopes need; later joiners of that generation wait for it.
+     *
+     * @throws IllegalStateException when the scope already runs with other generator settings
+     */
+    public IdGenerator join(final ScopePlan plan, final Object owner, final ReleaseMode releaseMode) {
+        while (true) {
+            Scope scope;
+            synchronized (scopes) {
+                scope = scopes.computeIfAbsent(plan.scopeKey(), key -> new Scope(key, waiting));
+            }
+            switch (scope.admit(plan, owner, releaseMode)) {
+                case JOINED -> {
+                    return scope.generator();
+                }
+                case OPEN_IT -> open(scope, plan);
+                default -> {
+                    // That generation ended after this thread found it; its key already maps to nothing or the next one.
+                }
+            }
         }
+    }
+
+    private void open(final Scope scope, final ScopePlan plan) {
+        IdGenerator generator;
+        try {
+            generator = create(plan);
+        } catch (final RuntimeException | Error ex) {
+            forget(scope);
+            scope.openFailed();
+            throw ex;
+        }
+        scope.opened(plan, generator);
     }
 
     /** The owner is gone: closes each scope it was the last owner of, releasing the lease. */
     public void release(final Object owner) {
-        List<String> orphaned = new ArrayList<>();
-        synchronized (owners) {
-            selfReleasingOwners.remove(owner);
-            owners.forEach((scopeKey, scopeOwners) -> {
-                if (scopeOwners.remove(owner) && scopeOwners.isEmpty()) {
-                    orphaned.add(scopeKey);
-                }
-            });
-            orphaned.forEach(owners::remove);
+        for (Scope each : currentScopes()) {
+            IdGenerator orphaned = each.leave(owner);
+            if (orphaned != null) {
+                finishClose(each, orphaned);
+            }
         }
-        orphaned.forEach(this::close);
     }
 
-    private ScopedGenerator create(final ScopePlan plan) {
+    /**
+     * Releases the lease of a scope in CLOSING, then lets the key go and wakes joiners, in that order: a join that
+     * finds the key free opens a lease only after this one recorded its high-water mark.
+     */
+    private void finishClose(final Scope scope, final IdGenerator generator) {
+        closeQuietly(scope.key(), generator);
+        forget(scope);
+        scope.closed();
+    }
+
+    private void forget(final Scope scope) {
+        synchronized (scopes) {
+            scopes.remove(scope.key(), scope);
+        }
+    }
+
+    private List<Scope> currentScopes() {
+        synchronized (scopes) {
+            return new ArrayList<>(scopes.values());
+        }
+    }
+
+    private IdGenerator create(final ScopePlan plan) {
         installShutdownHook();
         GeneratorSettings settings = plan.settings();
         if (plan.unguardedStaticWorkerId()) {
             LOG.warn("SnowKey runs with worker id 0 because neither '{}' nor '{}' is set: this is only safe while a single instance "
                     + "generates keys; several instances will produce duplicate keys", PropertyNames.LEASE_REGISTRY, PropertyNames.WORKER_ID);
         }
-        IdGenerator generator = new IdGenerator(settings.layout(), plan.leaseOpener().get(), WallClock.system(),
+        IdGenerator generator = new IdGenerator(settings.layout(), plan.leaseOpener().get(), clock,
                 settings.maxTolerateTimeDifferenceMillis(), settings.maxTimeCacheMillis());
         LOG.info("SnowKey generator for scope {} created: {}", plan.scopeKey(), generator);
-        return new ScopedGenerator(plan, generator);
+        return generator;
     }
 
-    /** The generators created so far. */
+    /** The generators of the scopes open now. */
     public Collection<IdGenerator> generators() {
         List<IdGenerator> result = new ArrayList<>();
-        generators.values().forEach(each -> result.add(each.generator()));
+        for (Scope each : currentScopes()) {
+            if (each.isOpen()) {
+                result.add(each.generator());
+            }
+        }
         return result;
     }
 
-    /** Closes the generator of one scope: its lease is released and the next request creates a new one. */
+    /**
+     * Closes the generator of one scope, whoever owns it: its lease is released and the next request creates a new
+     * one. An open in flight is waited for and then closed; a close in flight is waited for.
+     */
     public void close(final String scopeKey) {
-        synchronized (owners) {
-            owners.remove(scopeKey);
+        Scope scope;
+        synchronized (scopes) {
+            scope = scopes.get(scopeKey);
         }
-        ScopedGenerator removed = generators.remove(scopeKey);
-        if (removed != null) {
-            closeQuietly(scopeKey, removed.generator());
+        if (scope != null) {
+            closeIf(scope, scopeOwners -> true);
         }
     }
 
     /** Closes every generator, releasing each lease with its exact high-water mark. */
     public void closeAll() {
-        for (String each : new ArrayList<>(generators.keySet())) {
-            close(each);
+        for (Scope each : currentScopes()) {
+            closeIf(each, scopeOwners -> true);
         }
     }
 
     /** The shutdown hook: closes every scope but those an owner releases in its own order. */
     void closeAllOnShutdown() {
-        List<String> scopes = new ArrayList<>();
-        synchronized (owners) {
-            for (String each : generators.keySet()) {
-                if (owners.getOrDefault(each, Set.of()).stream().noneMatch(selfReleasingOwners::contains)) {
-                    scopes.add(each);
-                }
-            }
+        for (Scope each : currentScopes()) {
+            closeIf(each, scopeOwners -> !scopeOwners.containsValue(ReleaseMode.BY_OWNER));
         }
-        scopes.forEach(this::close);
+    }
+
+    private void closeIf(final Scope scope, final Predicate<Map<Object, ReleaseMode>> condition) {
+        IdGenerator closing = scope.beginClose(condition);
+        if (closing != null) {
+            finishClose(scope, closing);
+        }
     }
 
     private static void closeQuietly(final String scopeKey, final IdGenerator generator) {
@@ -269,34 +344,8 @@ public final class SnowKeyRuntime {
     }
 
     private void installShutdownHook() {
-        if (shutdownHookInstalled) {
-            return;
-        }
-        synchronized (this) {
-            if (!shutdownHookInstalled) {
-                Runtime.getRuntime().addShutdownHook(new Thread(this::closeAllOnShutdown, "snowkey-release-leases"));
-                shutdownHookInstalled = true;
-            }
-        }
-    }
-
-    /** A generator and the settings it was created with. */
-    private record ScopedGenerator(ScopePlan plan, IdGenerator generator) {
-
-        void checkCompatible(final ScopePlan other) {
-            GeneratorSettings mine = plan.settings();
-            GeneratorSettings theirs = other.settings();
-            if (!mine.layout().equals(theirs.layout()) || mine.maxTolerateTimeDifferenceMillis() != theirs.maxTolerateTimeDifferenceMillis()
-                    || mine.maxTimeCacheMillis() != theirs.maxTimeCacheMillis()) {
-                throw new IllegalStateException("SnowKey scope " + plan.scopeKey() + " already runs with " + describe(mine)
-                        + "; another key generator of the same scope asks for " + describe(theirs)
-                        + ". Key generators sharing a worker lease must share the layout: align the props or use another lease-pool");
-            }
-        }
-
-        private static String describe(final GeneratorSettings settings) {
-            return settings.layout() + ", " + PropertyNames.MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS + "=" + settings.maxTolerateTimeDifferenceMillis()
-                    + ", " + PropertyNames.MAX_TIME_CACHE_MILLISECONDS + "=" + settings.maxTimeCacheMillis();
+        if (shutdownHookInstalled.compareAndSet(false, true)) {
+            shutdownHooks.accept(this::closeAllOnShutdown);
         }
     }
 }

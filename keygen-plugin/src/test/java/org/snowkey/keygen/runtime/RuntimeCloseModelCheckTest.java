@@ -1,0 +1,58 @@
+package org.snowkey.keygen.runtime;
+
+import kotlin.Unit;
+
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RuntimeModelCheckTest} with explicit closes (an application closing a scope, {@code closeAll}, the JVM
+ * shutdown hook) racing the joins and leaves. A close may end a generation an owner has just joined, so here only
+ * uniqueness across generations is checked, not that a joined owner can always issue.
+ */
+public class RuntimeCloseModelCheckTest extends RuntimeModelCheckTest {
+
+    @Operation
+    public void close() {
+        runtime().close(scopeKey());
+    }
+
+    @Operation
+    public void closeAll() {
+        runtime().closeAll();
+    }
+
+    @Operation
+    public void closeAllOnShutdown() {
+        runtime().closeAllOnShutdown();
+    }
+
+    @Override
+    boolean closedIsAViolation() {
+        return false;
+    }
+
+    @Test
+    @Override
+    void joinsAndLeavesUnderEveryExploredInterleaving() {
+        options().iterations(10 * scale()).invocationsPerIteration(300).check(getClass());
+    }
+
+    @Test
+    @Override
+    void aJoinWhileTheLastOwnerLeavesGetsTheNextGeneration() {
+        // A close racing a leave and a join: each generation's lease is released once, the next starts above it.
+        options().iterations(0).invocationsPerIteration(1_000 * scale())
+                .addCustomScenario(scenario -> {
+                    scenario.initial(init -> actors(init, "joinAAndIssue"));
+                    scenario.parallel(parallel -> {
+                        parallel.thread(closing -> actors(closing, "close", "joinBAndIssue"));
+                        parallel.thread(leaving -> actors(leaving, "leaveA", "joinAAndIssue"));
+                        return Unit.INSTANCE;
+                    });
+                    scenario.post(post -> actors(post, "issueUnowned"));
+                    return Unit.INSTANCE;
+                })
+                .check(getClass());
+    }
+}

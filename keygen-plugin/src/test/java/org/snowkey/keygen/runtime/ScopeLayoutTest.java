@@ -1,0 +1,93 @@
+package org.snowkey.keygen.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.lease.StaticHighWaterMarks;
+import org.snowkey.keygen.lease.StaticWorkerLease;
+
+/** Key generators sharing a scope share its lease, so they must share the layout: each part of it is checked. */
+class ScopeLayoutTest {
+
+    private final SnowKeyRuntime runtime = new SnowKeyRuntime(Map.of(), WallClock.system(), new StaticHighWaterMarks(), hook -> { },
+            Scope.Waiting.PARK);
+
+    @AfterEach
+    void closeAll() {
+        runtime.closeAll();
+    }
+
+    private ScopePlan plan(final String... extraProps) {
+        Properties props = new Properties();
+        props.setProperty("worker-id", "7");
+        for (int i = 0; i < extraProps.length; i += 2) {
+            props.setProperty(extraProps[i], extraProps[i + 1]);
+        }
+        return runtime.plan(props, Optional.empty());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"worker-id-bits, 12, worker-id-bits=12", "sequence-low-bits, 3, sequence-low-bits=3", "epoch, 2024-06-01T00:00:00Z, epoch=2024-06-01T00:00:00Z"})
+    void aSecondLayoutInAnOpenScopeFailsNamingBothLayouts(final String prop, final String value, final String named) {
+        runtime.generator(plan(), new Object());
+        IllegalStateException failure = assertThrows(IllegalStateException.class, () -> runtime.generator(plan(prop, value), new Object()));
+        assertTrue(failure.getMessage().contains("already runs with IdLayout[worker-id-bits=13"), failure.getMessage());
+        assertTrue(failure.getMessage().contains(named), failure.getMessage());
+        assertTrue(failure.getMessage().contains("must share the layout"), failure.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"worker-id-bits, 12", "sequence-low-bits, 3", "epoch, 2024-06-01T00:00:00Z"})
+    void aSecondLayoutThatJoinsWhileTheScopeOpensWaitsAndFails(final String prop, final String value) throws Exception {
+        CountDownLatch opening = new CountDownLatch(1);
+        CountDownLatch letOpen = new CountDownLatch(1);
+        AtomicInteger leasesOpened = new AtomicInteger();
+        ScopePlan planned = plan();
+        ScopePlan slowToOpen = new ScopePlan(planned.settings(), planned.scopeKey(), () -> {
+            leasesOpened.incrementAndGet();
+            opening.countDown();
+            try {
+                letOpen.await();
+            } catch (final InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            return new StaticWorkerLease(7, new StaticHighWaterMarks());
+        }, false);
+        Thread opener = new Thread(() -> runtime.generator(slowToOpen, new Object()), "opens-the-scope");
+        opener.start();
+        opening.await();
+
+        AtomicReference<Throwable> secondJoin = new AtomicReference<>();
+        Thread other = new Thread(() -> {
+            try {
+                runtime.generator(plan(prop, value), new Object());
+            } catch (final RuntimeException ex) {
+                secondJoin.set(ex);
+            }
+        }, "joins-with-another-layout");
+        other.start();
+        while (other.isAlive() && other.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        letOpen.countDown();
+        opener.join();
+        other.join();
+
+        assertInstanceOf(IllegalStateException.class, secondJoin.get(), "the join that raced the open was refused, not given a lease of its own");
+        assertEquals(1, leasesOpened.get());
+        assertEquals(1, runtime.generators().size(), "one generator, one lease for the scope");
+    }
+}
