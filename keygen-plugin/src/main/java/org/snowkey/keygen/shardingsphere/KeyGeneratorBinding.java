@@ -42,8 +42,12 @@ public final class KeyGeneratorBinding {
 
     private volatile IdGenerator generator;
 
-    /** Streams by database and table name as ShardingSphere passes them, to spare a lookup key per INSERT. */
-    private final Map<String, Map<String, SequenceStream>> streamsByTable = new ConcurrentHashMap<>();
+    /**
+     * Streams by database and table name as ShardingSphere passes them, to spare a lookup key per INSERT; each cache
+     * belongs to one generator, so that a stream cached by a thread that still read the previous generator while
+     * {@link #bind} switched can never be handed out for the new one.
+     */
+    private volatile StreamCache streamCache = new StreamCache(null);
 
     /**
      * The stream of the last table asked for, matched by identity of the name strings ShardingSphere passes: a
@@ -79,7 +83,6 @@ public final class KeyGeneratorBinding {
         IdGenerator bound = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, cluster), owner);
         logActive(bound);
         generator = bound;
-        streamsByTable.clear();
     }
 
     /** The line users look for to confirm SnowKey, not ShardingSphere's own SNOWFLAKE, fills their keys (README). Takes the lease. */
@@ -99,7 +102,12 @@ public final class KeyGeneratorBinding {
         if (last != null && last.generator() == current && last.database() == db && last.table() == tb) {
             return last.stream();
         }
-        Map<String, SequenceStream> tables = streamsByTable.computeIfAbsent(db, key -> new ConcurrentHashMap<>());
+        StreamCache cache = streamCache;
+        if (cache.generator() != current) {
+            cache = new StreamCache(current);
+            streamCache = cache;
+        }
+        Map<String, SequenceStream> tables = cache.streamsByTable().computeIfAbsent(db, key -> new ConcurrentHashMap<>());
         SequenceStream stream = tables.get(tb);
         if (stream == null) {
             stream = tables.computeIfAbsent(tb, key -> current.stream(streamName(db, key)));
@@ -118,6 +126,13 @@ public final class KeyGeneratorBinding {
     }
 
     private record LastStream(IdGenerator generator, String database, String table, SequenceStream stream) {
+    }
+
+    private record StreamCache(IdGenerator generator, Map<String, Map<String, SequenceStream>> streamsByTable) {
+
+        StreamCache(final IdGenerator generator) {
+            this(generator, new ConcurrentHashMap<>());
+        }
     }
 
     /** {@code <database>.<table>}; the generator folds case and quotes, as ShardingSphere's logic table names do. */
