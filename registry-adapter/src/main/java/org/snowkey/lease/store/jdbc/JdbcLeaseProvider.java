@@ -2,13 +2,16 @@ package org.snowkey.lease.store.jdbc;
 
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseBackendSettings;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
@@ -20,7 +23,7 @@ import org.snowkey.lease.LeasedWorkerLease;
 /**
  * {@code lease-registry: jdbc}: worker ids leased through a table of a database the application already runs,
  * for Standalone-mode deployments without ZooKeeper. Same protocol as every registry ({@link LeasedWorkerLease});
- * {@link #prepare} only validates, {@link PreparedLease#open()} builds the (not yet connected) pool, and the first
+ * {@link #parse} only validates, {@link PreparedLease#open()} builds the (not yet connected) pool, and the first
  * grant request connects and acquires.
  */
 public final class JdbcLeaseProvider implements WorkerLeaseProvider {
@@ -40,11 +43,19 @@ public final class JdbcLeaseProvider implements WorkerLeaseProvider {
     }
 
     @Override
+    public LeaseBackendSettings parse(final Properties props, final LeaseTerms terms) {
+        LeaseSettings lease = LeaseSettings.of(terms);
+        return new Parsed(lease, JdbcLeaseProps.parse(new PropertyReader(props), lease));
+    }
+
+    @Override
     public PreparedLease prepare(final LeaseRequest request) {
-        PropertyReader reader = new PropertyReader(request.props());
-        LeaseSettings lease = LeaseSettings.parse(reader);
-        JdbcStoreSettings store = JdbcLeaseProps.parse(reader, lease);
-        return new Prepared(lease, store, request.layout());
+        Parsed parsed = request.backend(Parsed.class);
+        return new Prepared(parsed.lease(), parsed.store(), request.layout());
+    }
+
+    /** The JDBC props as parsed once at start-up; the mode adds nothing to them. */
+    private record Parsed(LeaseSettings lease, JdbcStoreSettings store) implements LeaseBackendSettings {
     }
 
     /**

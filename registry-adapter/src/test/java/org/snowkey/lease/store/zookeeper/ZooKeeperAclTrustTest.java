@@ -32,7 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.keygen.lease.LeaseGrant;
-import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.lease.store.LeaseRecord;
@@ -104,7 +103,7 @@ class ZooKeeperAclTrustTest {
         if (digest != null) {
             props.setProperty("zookeeper-digest", digest);
         }
-        return new ZooKeeperLeaseProvider().prepare(new LeaseRequest(props, Ids.layout(4), Optional.empty())).open();
+        return new ZooKeeperLeaseProvider().prepare(props, Ids.layout(4), Optional.empty()).open();
     }
 
     @Test
