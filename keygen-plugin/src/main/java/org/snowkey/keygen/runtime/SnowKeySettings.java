@@ -25,4 +25,11 @@ public record SnowKeySettings(GeneratorSettings generator, String registry, Leas
         backends = Map.copyOf(backends);
         props = Map.copyOf(props);
     }
+
+    /** Without the props' values: they may hold a password, and a record's own toString would print them. */
+    @Override
+    public String toString() {
+        return "SnowKeySettings[generator=" + generator + ", registry=" + registry + ", lease=" + lease + ", backends=" + backends.keySet()
+                + ", props set=" + new java.util.TreeSet<>(props.keySet().stream().map(String::valueOf).toList()) + "]";
+    }
 }
