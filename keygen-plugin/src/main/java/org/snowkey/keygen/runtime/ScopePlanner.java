@@ -1,6 +1,7 @@
 package org.snowkey.keygen.runtime;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
@@ -57,7 +58,8 @@ public final class ScopePlanner {
      * @param staticMarks the high-water marks of static leases
      */
     public ScopePlanner(final Map<String, WorkerLeaseProvider> providers, final StaticHighWaterMarks staticMarks) {
-        this.providers = Map.copyOf(providers);
+        // Sorted, so that messages list the backends in one order.
+        this.providers = Collections.unmodifiableSortedMap(new TreeMap<>(providers));
         this.staticMarks = staticMarks;
     }
 
@@ -202,7 +204,7 @@ public final class ScopePlanner {
 
     /** A prop of one backend while another leases would be silently ignored: reject it. */
     private void rejectOtherBackends(final PropertyReader reader, final String registry, final String because) {
-        for (Map.Entry<String, WorkerLeaseProvider> each : new TreeMap<>(providers).entrySet()) {
+        for (Map.Entry<String, WorkerLeaseProvider> each : providers.entrySet()) {
             String set = each.getKey().equals(registry) ? null : firstSet(reader, each.getValue().propertyNames());
             if (set != null) {
                 throw new InvalidSettingException(set, reader.props().get(set), "cannot apply: it configures the " + each.getKey()
