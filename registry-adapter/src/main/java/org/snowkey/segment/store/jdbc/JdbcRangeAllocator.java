@@ -37,8 +37,6 @@ public final class JdbcRangeAllocator implements RangeAllocator {
     /** A row deleted by hand while in use is created again; more than a few rounds of that means something else is wrong. */
     private static final int MAX_ATTEMPTS = 5;
 
-    private static final int MAX_OWNER_LENGTH = 255;
-
     private final JdbcSegmentTables tables;
 
     private final String owner;
@@ -54,11 +52,8 @@ public final class JdbcRangeAllocator implements RangeAllocator {
      * @param starts     the first number of each key
      */
     public JdbcRangeAllocator(final DataSource dataSource, final JdbcSegmentSettings settings, final String owner, final StartValues starts) {
-        if (owner == null || owner.isBlank() || owner.length() > MAX_OWNER_LENGTH) {
-            throw new IllegalArgumentException("segment range owner '" + owner + "' is not allowed: non-blank text of at most " + MAX_OWNER_LENGTH + " characters");
-        }
+        this.owner = SegmentKeys.checkOwner(owner);
         this.tables = new JdbcSegmentTables(dataSource, settings);
-        this.owner = owner;
         this.starts = starts;
     }
 
