@@ -45,6 +45,9 @@ public abstract class AbstractRangeAllocatorContractTest {
     /** The store's log, read through connections of its own. */
     protected abstract RangeLog log();
 
+    /** Deletes the key's counter (row or node) as an operator might, leaving its log alone. */
+    protected abstract void deleteCounterByHand(String key) throws Exception;
+
     /** Closed after the test, last registered first. */
     protected final <T extends AutoCloseable> T closeLater(final T closeable) {
         closers.push(closeable);
@@ -205,6 +208,19 @@ public abstract class AbstractRangeAllocatorContractTest {
         RangeAllocator huge = open("huge", StartValues.ofOne());
         assertEquals(new NumberRange(1, max), huge.allocate("huge", Long.MAX_VALUE));
         assertThrows(RangeUnavailableException.class, () -> huge.allocate("huge", 1));
+        RangeReconciliation reconciliation = RangeReconciliation.ofLog(log(), KEY, 100).requireNoOverlap();
+        assertEquals(List.of(), reconciliation.gaps(), reconciliation::report);
+    }
+
+    @Test
+    @Timeout(60)
+    void aCounterDeletedByHandComesBackAboveItsLog() throws Exception {
+        RangeAllocator allocator = open("solo", StartValues.ofOne());
+        assertEquals(new NumberRange(1, 10), allocator.allocate(KEY, 10));
+        deleteCounterByHand(KEY);
+        assertEquals(new NumberRange(11, 15), allocator.allocate(KEY, 5));
+        deleteCounterByHand(KEY);
+        assertEquals(new NumberRange(16, 16), open("fresh", StartValues.ofOne()).allocate(KEY, 1));
         RangeReconciliation reconciliation = RangeReconciliation.ofLog(log(), KEY, 100).requireNoOverlap();
         assertEquals(List.of(), reconciliation.gaps(), reconciliation::report);
     }

@@ -29,8 +29,9 @@ import org.snowkey.segment.store.StartValues;
  * {@code (seq_key, range_first)} refuses a range starting where a logged one starts, a last line of defence should a
  * counter ever be set back by hand.
  *
- * <p>A key's row is created on first use at its start value; two allocators creating it at once is harmless (the
- * loser's INSERT fails on the primary key and is ignored). Ranges end at 2^53 - 1 at the latest.
+ * <p>A key's row is created on first use at its start value (above every logged range of the key, should the row have
+ * been deleted by hand); two allocators creating it at once is harmless (the loser's INSERT fails on the primary key
+ * and is ignored). Ranges end at 2^53 - 1 at the latest. Deleting a row while allocators run is not safe.
  */
 public final class JdbcRangeAllocator implements RangeAllocator {
 
@@ -77,7 +78,10 @@ public final class JdbcRangeAllocator implements RangeAllocator {
                 + MAX_ATTEMPTS + " times in a row (is something deleting rows of " + tables.table() + "?)");
     }
 
-    /** Creates the key's row at its start value, or raises a row below the start value to it. */
+    /**
+     * Creates the key's row at its start value, or raises a row below the start value to it. A row created while the
+     * log already holds ranges of the key (the row was deleted by hand) starts above the highest of them instead.
+     */
     private void prepare(final String key) {
         long start = starts.startOf(key);
         tables.autoCommit("create the counter row of key '" + key + "' at " + start, connection -> {
@@ -86,7 +90,7 @@ public final class JdbcRangeAllocator implements RangeAllocator {
             if (readNext(connection, key, false).isEmpty()) {
                 try (PreparedStatement insert = tables.prepare(connection, "INSERT INTO " + tables.table() + " (seq_key, next_value, updated_at) VALUES (?, ?, ?)")) {
                     insert.setString(1, key);
-                    insert.setLong(2, start);
+                    insert.setLong(2, Math.max(start, highestLogged(connection, key) + 1));
                     insert.setLong(3, now);
                     insert.executeUpdate();
                     return null;
@@ -175,6 +179,18 @@ public final class JdbcRangeAllocator implements RangeAllocator {
             select.setString(1, key);
             try (ResultSet row = select.executeQuery()) {
                 return row.next() ? OptionalLong.of(row.getLong(1)) : OptionalLong.empty();
+            }
+        }
+    }
+
+    /** The last number of the key's highest logged range, or 0 when none is logged. */
+    private long highestLogged(final Connection connection, final String key) throws SQLException {
+        // The primary key's order: with no overlap, the range starting highest also ends highest.
+        try (PreparedStatement select = tables.prepare(connection, "SELECT range_last FROM " + tables.logTable() + " WHERE seq_key = ? ORDER BY range_first DESC")) {
+            select.setMaxRows(1);
+            select.setString(1, key);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? row.getLong(1) : 0L;
             }
         }
     }

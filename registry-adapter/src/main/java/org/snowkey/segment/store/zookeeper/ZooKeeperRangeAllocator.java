@@ -1,5 +1,6 @@
 package org.snowkey.segment.store.zookeeper;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -9,6 +10,7 @@ import org.apache.zookeeper.data.Stat;
 import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
+import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.SegmentKeys;
 import org.snowkey.segment.store.StartValues;
 
@@ -22,8 +24,10 @@ import org.snowkey.segment.store.StartValues;
  * was applied but whose answer was lost (connection loss, a request timeout, or Curator's own retry of it, which then
  * fails on the version) leaves a logged range nobody uses, a gap: the next call reads the advanced counter.
  *
- * <p>A key's counter starts at its start value and a counter below it is raised in the next allocation (the numbers
- * skipped appear as a gap in the log). Ranges end at 2^53 - 1 at the latest.
+ * <p>A key's counter starts at its start value (above every logged range of the key, should the counter have been
+ * deleted by hand) and a counter below it is raised in the next allocation (the numbers skipped appear as a gap in the
+ * log). Ranges end at 2^53 - 1 at the latest. Deleting a counter while allocators run is not safe: a recreated node
+ * starts again at data version 0, which an allocation in flight may have read from the old one.
  */
 public final class ZooKeeperRangeAllocator implements RangeAllocator {
 
@@ -31,6 +35,8 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
     private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final ZooKeeperSegmentNodes nodes;
+
+    private final ZooKeeperRangeLog log;
 
     private final String owner;
 
@@ -44,6 +50,7 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
      */
     public ZooKeeperRangeAllocator(final CuratorFramework client, final String namespace, final String owner, final StartValues starts) {
         this.nodes = new ZooKeeperSegmentNodes(client, namespace);
+        this.log = new ZooKeeperRangeLog(nodes);
         this.owner = SegmentKeys.checkOwner(owner);
         this.starts = starts;
     }
@@ -100,7 +107,10 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
         return new NumberRange(first, first + Math.min(wanted, NumberRange.MAX_KEY - first + 1) - 1);
     }
 
-    /** Creates the key's log parent and counter (at the start value); either existing already is fine, whoever created it. */
+    /**
+     * Creates the key's log parent and counter; either existing already is fine, whoever created it. The counter starts
+     * at the start value, or above the highest logged range should the counter have been deleted by hand.
+     */
     private void createKey(final String key) {
         String log = nodes.paths().log(key);
         String counter = nodes.paths().counter(key);
@@ -111,13 +121,19 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
         } catch (final Exception ex) {
             throw nodes.failure("create segment log node " + log, ex);
         }
+        long first = Math.max(starts.startOf(key), highestLogged(key) + 1);
         try {
-            nodes.client().create().creatingParentsIfNeeded().forPath(counter, ZooKeeperSegmentNodes.counterText(starts.startOf(key)));
+            nodes.client().create().creatingParentsIfNeeded().forPath(counter, ZooKeeperSegmentNodes.counterText(first));
         } catch (final KeeperException.NodeExistsException ex) {
             // Created by another allocator.
         } catch (final Exception ex) {
             throw nodes.failure("create segment counter " + counter, ex);
         }
+    }
+
+    private long highestLogged(final String key) {
+        List<RangeLogEntry> last = log.recent(key, 1);
+        return last.isEmpty() ? 0L : last.get(0).range().last();
     }
 
     @Override

@@ -17,7 +17,11 @@ public final class ZooKeeperRangeLog implements RangeLog {
     private final ZooKeeperSegmentNodes nodes;
 
     public ZooKeeperRangeLog(final CuratorFramework client, final String namespace) {
-        this.nodes = new ZooKeeperSegmentNodes(client, namespace);
+        this(new ZooKeeperSegmentNodes(client, namespace));
+    }
+
+    ZooKeeperRangeLog(final ZooKeeperSegmentNodes nodes) {
+        this.nodes = nodes;
     }
 
     @Override

@@ -61,6 +61,11 @@ abstract class JdbcRangeAllocatorContract extends AbstractRangeAllocatorContract
     }
 
     @Override
+    protected void deleteCounterByHand(final String key) {
+        database.execute("DELETE FROM " + settings.table() + " WHERE seq_key = '" + key.replace("'", "''") + "'");
+    }
+
+    @Override
     protected RangeLog log() {
         return new JdbcRangeLog(pool(), settings);
     }

@@ -62,6 +62,11 @@ class ZooKeeperRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
     }
 
     @Override
+    protected void deleteCounterByHand(final String key) throws Exception {
+        client().delete().forPath(new ZooKeeperSegmentPaths(namespace).counter(key));
+    }
+
+    @Override
     protected RangeLog log() {
         return new ZooKeeperRangeLog(client(), namespace);
     }
