@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorMultiTransaction;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException;
 
 /**
@@ -20,17 +21,33 @@ final class AnswerLosingCurator {
 
     static CuratorFramework losingNextMultiOp(final CuratorFramework real) {
         AtomicBoolean loseNext = new AtomicBoolean(true);
-        return proxy(CuratorFramework.class, real, (name, result) -> "transaction".equals(name) ? transaction((CuratorMultiTransaction) result, loseNext) : result);
-    }
-
-    private static CuratorMultiTransaction transaction(final CuratorMultiTransaction real, final AtomicBoolean loseNext) {
-        return proxy(CuratorMultiTransaction.class, real, (name, result) -> {
+        return proxy(CuratorFramework.class, real, (name, args, result) -> "transaction".equals(name) ? transaction((CuratorMultiTransaction) result, (ops, applied) -> {
             // The multi-op ran (its result is in); only the answer goes missing.
-            if ("forOperations".equals(name) && loseNext.getAndSet(false)) {
+            if (loseNext.getAndSet(false)) {
                 throw new KeeperException.ConnectionLossException();
             }
-            return result;
-        });
+            return applied;
+        }) : result);
+    }
+
+    /**
+     * A client whose next multi-op is applied and then sent again, as a client library's retry after a lost answer
+     * does; the caller sees the answer to the second sending only.
+     */
+    static CuratorFramework replayingNextMultiOp(final CuratorFramework real) {
+        AtomicBoolean replayNext = new AtomicBoolean(true);
+        return proxy(CuratorFramework.class, real, (name, args, result) -> "transaction".equals(name) ? transaction((CuratorMultiTransaction) result, (ops, applied) ->
+                replayNext.getAndSet(false) ? real.transaction().forOperations((CuratorOp[]) ops) : applied) : result);
+    }
+
+    private static CuratorMultiTransaction transaction(final CuratorMultiTransaction real, final AfterMultiOp after) {
+        return proxy(CuratorMultiTransaction.class, real, (name, args, result) -> "forOperations".equals(name) ? after.apply(args[0], result) : result);
+    }
+
+    @FunctionalInterface
+    private interface AfterMultiOp {
+
+        Object apply(Object operations, Object applied) throws Exception;
     }
 
     private static <T> T proxy(final Class<T> type, final T real, final AfterCall after) {
@@ -41,7 +58,7 @@ final class AnswerLosingCurator {
             } catch (final InvocationTargetException ex) {
                 throw ex.getCause();
             }
-            return after.apply(method.getName(), result);
+            return after.apply(method.getName(), args, result);
         };
         return type.cast(Proxy.newProxyInstance(AnswerLosingCurator.class.getClassLoader(), new Class<?>[] {type}, handler));
     }
@@ -49,6 +66,6 @@ final class AnswerLosingCurator {
     @FunctionalInterface
     private interface AfterCall {
 
-        Object apply(String method, Object result) throws Exception;
+        Object apply(String method, Object[] args, Object result) throws Exception;
     }
 }

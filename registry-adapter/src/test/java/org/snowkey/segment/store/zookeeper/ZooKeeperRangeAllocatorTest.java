@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.OptionalLong;
 import java.util.UUID;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -15,10 +17,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.segment.store.AbstractRangeAllocatorContractTest;
 import org.snowkey.segment.store.RangeLog;
+import org.snowkey.segment.store.RangeLogEntry;
+import org.snowkey.segment.store.RangeReconciliation;
 import org.snowkey.segment.store.StartValues;
 
 /** The allocator contract on a real ZooKeeper server (Curator's TestingServer); a fresh namespace per test. */
@@ -81,11 +86,28 @@ class ZooKeeperRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
         CuratorFramework client = client();
         assertEquals(java.util.Set.of("ds_0.t_order", "%2E%2E", "a%2Fb%25c%20%C3%BC"),
                 java.util.Set.copyOf(client.getChildren().forPath("/" + namespace + "/snowkey/segments")));
-        assertEquals(java.util.List.of("..", "a/b%c ü", "ds_0.t_order"), log().keys());
+        assertEquals(List.of("..", "a/b%c ü", "ds_0.t_order"), log().keys());
         String entry = client.getChildren().forPath("/" + namespace + "/snowkey/segment-log/ds_0.t_order").get(0);
         assertTrue(entry.matches("r-\\d{10}"), entry);
         String json = new String(client.getData().forPath("/" + namespace + "/snowkey/segment-log/ds_0.t_order/" + entry), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(json.startsWith("{\"first\":1,\"last\":1,\"owner\":\"solo\",\"time\":"), json);
+    }
+
+    @Test
+    @Timeout(60)
+    void aMultiOpAppliedThenRetriedByTheClientIsAGapNotAnOverlap() {
+        RangeAllocator healthy = open("healthy", StartValues.ofOne());
+        RangeAllocator replaying = new ZooKeeperRangeAllocator(AnswerLosingCurator.replayingNextMultiOp(client()), namespace, "replaying", StartValues.ofOne());
+        assertEquals(new NumberRange(1, 5), healthy.allocate("k", 5));
+        // The replay fails on the counter's version, so the allocator reads again: its first range was lost, not reused.
+        assertEquals(new NumberRange(11, 15), replaying.allocate("k", 5));
+        assertEquals(new NumberRange(16, 20), healthy.allocate("k", 5));
+        List<RangeLogEntry> logged = log().recent("k", 10);
+        assertEquals(List.of(new NumberRange(1, 5), new NumberRange(6, 10), new NumberRange(11, 15), new NumberRange(16, 20)),
+                logged.stream().map(RangeLogEntry::range).toList());
+        RangeReconciliation byCallers = RangeReconciliation.of("k", List.of(new NumberRange(1, 5), new NumberRange(11, 15), new NumberRange(16, 20)),
+                OptionalLong.empty()).requireNoOverlap();
+        assertEquals(List.of(new NumberRange(6, 10)), byCallers.gaps());
     }
 
     @Test
