@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.jdbc;
+package org.snowkey.lease.testing;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -9,6 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
+import org.snowkey.lease.testing.CuttableTcpProxy;
 
 /**
  * A database that stops answering without closing connections (partition, frozen VM) must make store calls fail

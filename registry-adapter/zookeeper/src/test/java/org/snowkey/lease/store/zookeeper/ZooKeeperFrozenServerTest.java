@@ -11,7 +11,7 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
-import org.snowkey.lease.store.jdbc.CuttableTcpProxy;
+import org.snowkey.lease.testing.CuttableTcpProxy;
 
 /**
  * A ZooKeeper server that freezes with its connection open (a stopped VM, a partition that drops nothing): a
