@@ -27,7 +27,7 @@ import org.snowkey.lease.store.StoredLease;
 
 /**
  * Claims a worker id of a pool (docs/design.md, "Worker id leases", acquire): by create for a number never used, by compare-and-set
- * for a released or expired record. The new holding's floor is {@code max(now, old.reservedUntil + 1)}, so it
+ * for a released or expired record. The new grant's floor is {@code max(now, old.reservedUntil + 1)}, so it
  * starts above every timestamp any predecessor may have issued, whatever the clocks say.
  *
  * <p>Order of the attempt: the number held last (checkpoint), then free numbers last owned by this instance id,
@@ -99,7 +99,7 @@ final class LeaseAcquirer {
      * @throws PoolLayoutMismatchException when the pool is used with another id layout
      * @throws LeaseStoreUnavailableException when the registry cannot be reached
      */
-    Holding acquire(final OptionalInt preferred) {
+    OwnedRecord acquire(final OptionalInt preferred) {
         Optional<Claim> adopted = resolveAmbiguousClaim();
         Claim claim = adopted.isPresent() ? adopted.get() : claimNew(preferred);
         return verifyLayout(claim);
@@ -107,7 +107,7 @@ final class LeaseAcquirer {
 
     /**
      * Reads the number of a claim whose answer was an error. Exactly the record written means the write was applied:
-     * the holding is ours, and adopting it is the only way not to leak it. Anything else means it was not (or the
+     * the record is ours, and adopting it is the only way not to leak it. Anything else means it was not (or the
      * number moved on since), and the claim is forgotten. An adopted record that expired meanwhile is not adopted:
      * it is free, and the scan below claims it afresh (first, as a number this instance owned).
      */
@@ -173,7 +173,7 @@ final class LeaseAcquirer {
      * older) pool at once both see the other's record now, and both give their number back and fail, rather than
      * issue. A failed listing keeps the claim for the next acquisition, which adopts and checks it.
      */
-    private Holding verifyLayout(final Claim claim) {
+    private OwnedRecord verifyLayout(final Claim claim) {
         LeaseStore.PoolListing listing;
         try {
             listing = store.list(settings.pool());
@@ -187,7 +187,7 @@ final class LeaseAcquirer {
             giveBack(claim);
             throw ex;
         }
-        return holding(claim);
+        return owned(claim);
     }
 
     private void failOnOtherLayout(final LeaseStore.PoolListing listing) {
@@ -369,9 +369,9 @@ final class LeaseAcquirer {
 
     }
 
-    private Holding holding(final Claim claim) {
+    private OwnedRecord owned(final Claim claim) {
         LeaseRecord record = claim.record();
-        return new Holding(new LeaseGrant(record.workerId(), claim.floor(), record.reservedUntil(), holder(record)), record, claim.storeVersion());
+        return new OwnedRecord(new LeaseGrant(record.workerId(), claim.floor(), record.reservedUntil(), holder(record)), record, claim.storeVersion());
     }
 
     private String holder(final LeaseRecord record) {

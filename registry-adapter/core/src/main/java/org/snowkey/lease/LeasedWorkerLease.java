@@ -63,11 +63,11 @@ public final class LeasedWorkerLease implements WorkerLease {
     /** Serialises acquisition, renewal and release: every store write of this lease. */
     private final Object lock = new Object();
 
-    private volatile Holding holding;
+    private volatile OwnedRecord owned;
 
     private volatile boolean closed;
 
-    /** The last reason a holding ended, for the message of a failed re-acquisition. */
+    /** The last reason an owned record was given up, for the message of a failed re-acquisition. */
     private volatile String lastLoss;
 
     /** The last renewal failure, cleared by the next success: what a health check shows while ids still flow. */
@@ -99,7 +99,7 @@ public final class LeasedWorkerLease implements WorkerLease {
 
     @Override
     public LeaseGrant currentGrant() {
-        Holding current = holding;
+        OwnedRecord current = owned;
         if (current != null && !current.grant().isRevoked()) {
             // The renewal thread may be stuck in a registry call: the expiry is checked here too, so that issuing stops
             // at once when it passes. The cached clock only lags, which errs towards a later check, never an early one.
@@ -111,7 +111,7 @@ public final class LeasedWorkerLease implements WorkerLease {
         return acquireWithin(settings.acquireTimeoutMillis());
     }
 
-    private String expiredReason(final Holding expired) {
+    private String expiredReason(final OwnedRecord expired) {
         return "the lease expired at " + Instant.ofEpochMilli(expired.expiresAt()) + " without a successful renewal (registry " + store.describe()
                 + " unreachable or this process paused); another instance may hold worker id " + expired.grant().workerId() + " now";
     }
@@ -124,13 +124,13 @@ public final class LeasedWorkerLease implements WorkerLease {
                 if (closed) {
                     throw new LeaseUnavailableException("SnowKey lease " + describe() + " is closed; no worker id is issued any more");
                 }
-                Holding current = holding;
+                OwnedRecord current = owned;
                 if (current != null && !current.grant().isRevoked()) {
                     return current.grant();
                 }
                 if (current != null && current.takeExpiredUnreleased()) {
                     // Seen expired, yet possibly still ours: a renewal on its way when the expiry was seen may have landed
-                    // since, holding the number for another lease. Given back with the exact high-water mark, it is free
+                    // since, keeping the number for another lease. Given back with the exact high-water mark, it is free
                     // (to this instance first) instead of out of use; if someone took it over, the write fails harmlessly.
                     release(current);
                 }
@@ -167,19 +167,19 @@ public final class LeasedWorkerLease implements WorkerLease {
                 + ": " + cause.getMessage();
     }
 
-    private OptionalInt preferredWorkerId(final Holding previous) {
+    private OptionalInt preferredWorkerId(final OwnedRecord previous) {
         // After a loss, ask for the same number again only if it became free; the checkpoint says the same at start.
         return previous != null ? OptionalInt.of(previous.grant().workerId()) : checkpoint.read();
     }
 
-    private LeaseGrant install(final Holding acquired) {
-        holding = acquired;
+    private LeaseGrant install(final OwnedRecord acquired) {
+        owned = acquired;
         checkpoint.write(acquired.grant().workerId());
         scheduleRenewal(acquired, settings.renewIntervalMillis());
         return acquired.grant();
     }
 
-    private void scheduleRenewal(final Holding target, final long delayMillis) {
+    private void scheduleRenewal(final OwnedRecord target, final long delayMillis) {
         try {
             scheduler.schedule(() -> renewTick(target), delayMillis, TimeUnit.MILLISECONDS);
         } catch (final RejectedExecutionException ex) {
@@ -189,8 +189,8 @@ public final class LeasedWorkerLease implements WorkerLease {
         }
     }
 
-    private void renewTick(final Holding target) {
-        if (closed || holding != target || target.grant().isRevoked()) {
+    private void renewTick(final OwnedRecord target) {
+        if (closed || owned != target || target.grant().isRevoked()) {
             return;
         }
         boolean renewed;
@@ -214,9 +214,9 @@ public final class LeasedWorkerLease implements WorkerLease {
      *
      * @return true when the lease was extended; false after a revocation or when the registry did not answer
      */
-    boolean renew(final Holding target) {
+    boolean renew(final OwnedRecord target) {
         synchronized (lock) {
-            if (closed || holding != target || target.grant().isRevoked()) {
+            if (closed || owned != target || target.grant().isRevoked()) {
                 return false;
             }
             long now = clock.preciseMillis();
@@ -256,7 +256,7 @@ public final class LeasedWorkerLease implements WorkerLease {
      * A compare-and-set failed. Either another process took the number over (revoke), or our own previous write
      * succeeded but its answer was lost on the wire (the record is still ours with a newer version: adopt it).
      */
-    private boolean recoverFromLostCompareAndSet(final Holding target) {
+    private boolean recoverFromLostCompareAndSet(final OwnedRecord target) {
         LeaseRecord held = target.record();
         Optional<StoredLease> stored = store.read(held.pool(), held.workerId());
         if (stored.isPresent() && target.isOwnRecord(stored.get().record())) {
@@ -272,13 +272,13 @@ public final class LeasedWorkerLease implements WorkerLease {
         return false;
     }
 
-    /** Revokes a holding whose expiry passed, remembering that its record may still be ours (see {@link #acquireWithin}). */
-    private void revokeExpired(final Holding target) {
+    /** Revokes an owned record whose expiry passed, remembering that its record may still be ours (see {@link #acquireWithin}). */
+    private void revokeExpired(final OwnedRecord target) {
         target.markExpired();
         revoke(target, expiredReason(target));
     }
 
-    private void revoke(final Holding target, final String reason) {
+    private void revoke(final OwnedRecord target, final String reason) {
         if (target.grant().isRevoked()) {
             return;
         }
@@ -307,7 +307,7 @@ public final class LeasedWorkerLease implements WorkerLease {
 
     @Override
     public LeaseStatus status() {
-        Holding current = holding;
+        OwnedRecord current = owned;
         boolean healthy = !closed && current != null && !current.grant().isRevoked();
         String problem;
         if (closed) {
@@ -324,9 +324,9 @@ public final class LeasedWorkerLease implements WorkerLease {
                 renewals.sum(), renewalFailures.sum());
     }
 
-    /** The holding in force, if any, without acquiring: for operators and tests. */
+    /** The owned record in force, if any, without acquiring: for operators and tests. */
     public Optional<LeaseGrant> heldGrant() {
-        Holding current = holding;
+        OwnedRecord current = owned;
         return current == null || current.grant().isRevoked() ? Optional.empty() : Optional.of(current.grant());
     }
 
@@ -342,7 +342,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             }
             closed = true;
             lock.notifyAll();
-            Holding current = holding;
+            OwnedRecord current = owned;
             if (current != null && (!current.grant().isRevoked() || current.takeExpiredUnreleased())) {
                 release(current);
             }
@@ -359,7 +359,7 @@ public final class LeasedWorkerLease implements WorkerLease {
      * compare-and-set is checked like a renewal's: a renewal applied with its answer lost left the record ours at a
      * newer version, and the release goes through against that version.
      */
-    private void release(final Holding current) {
+    private void release(final OwnedRecord current) {
         long highWater = current.grant().sealForRelease("released: the lease was closed");
         LeaseRecord held = current.record();
         long now = clock.preciseMillis();
@@ -386,6 +386,6 @@ public final class LeasedWorkerLease implements WorkerLease {
 
     @Override
     public String toString() {
-        return "LeasedWorkerLease[" + describe() + ", " + (holding == null ? "not acquired" : holding.grant()) + "]";
+        return "LeasedWorkerLease[" + describe() + ", " + (owned == null ? "not acquired" : owned.grant()) + "]";
     }
 }

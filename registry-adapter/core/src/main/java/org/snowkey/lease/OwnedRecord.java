@@ -4,10 +4,11 @@ import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.store.LeaseRecord;
 
 /**
- * One holding of a worker id as this process knows it: the grant the generator issues on, and the record and
- * store version that the next renewal or release must compare against. Guarded by the owning lease's lock.
+ * The lease record this process owns in the store, as it last wrote it: the record and the store version that the
+ * next renewal or release must compare against, and the grant the generator issues on while it is owned (one
+ * fencing token of one worker id). Guarded by the owning lease's lock.
  */
-final class Holding {
+final class OwnedRecord {
 
     private final LeaseGrant grant;
 
@@ -19,12 +20,12 @@ final class Holding {
     private volatile long expiresAt;
 
     /**
-     * Set when the lease saw this holding expire. Its record may still be ours, and a renewal that was on its way may
+     * Set when the lease saw this record expire. Its record may still be ours, and a renewal that was on its way may
      * even have extended it since: the lease gives it back before it claims again, or the number stays out of use.
      */
     private volatile boolean expiredUnreleased;
 
-    Holding(final LeaseGrant grant, final LeaseRecord record, final long storeVersion) {
+    OwnedRecord(final LeaseGrant grant, final LeaseRecord record, final long storeVersion) {
         this.grant = grant;
         this.record = record;
         this.storeVersion = storeVersion;
@@ -47,7 +48,7 @@ final class Holding {
         return expiresAt;
     }
 
-    /** Records a durable write of this holding. */
+    /** Records a durable write of this record. */
     void written(final LeaseRecord newRecord, final long newStoreVersion) {
         record = newRecord;
         storeVersion = newStoreVersion;
@@ -65,7 +66,7 @@ final class Holding {
         return expired;
     }
 
-    /** True when a stored record is this holding's own (same owner and fencing token, still held). */
+    /** True when a stored record is this one (same owner and fencing token, still held). */
     boolean isOwnRecord(final LeaseRecord stored) {
         return stored.state() == LeaseRecord.State.HELD && stored.owner().equals(record.owner()) && stored.fencingToken() == record.fencingToken()
                 && stored.workerId() == record.workerId();
