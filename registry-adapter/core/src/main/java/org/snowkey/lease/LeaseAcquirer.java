@@ -96,7 +96,7 @@ final class LeaseAcquirer {
      *
      * @param preferred the number held last, if known
      * @throws PoolExhaustedException when no number could be claimed
-     * @throws PoolLayoutMismatchException when the pool is used with another id layout
+     * @throws UnusablePoolException when the pool is used with another id layout
      * @throws LeaseStoreUnavailableException when the registry cannot be reached
      */
     OwnedRecord acquire(final OptionalInt preferred) {
@@ -183,7 +183,7 @@ final class LeaseAcquirer {
         }
         try {
             failOnOtherLayout(listing);
-        } catch (final PoolLayoutMismatchException ex) {
+        } catch (final UnusablePoolException ex) {
             giveBack(claim);
             throw ex;
         }
@@ -199,7 +199,7 @@ final class LeaseAcquirer {
     private void failOnOtherLayout(final StoredLease stored) {
         LeaseRecord record = stored.record();
         if (record.layout() != null && !record.layout().equals(layout)) {
-            throw new PoolLayoutMismatchException("SnowKey lease pool '" + settings.pool() + "' in " + store.describe() + " is used with the id layout "
+            throw new UnusablePoolException("SnowKey lease pool '" + settings.pool() + "' in " + store.describe() + " is used with the id layout "
                     + LayoutText.format(record.layout()) + " (worker id " + record.workerId() + ", owner " + record.owner() + ", " + record.state()
                     + "), but this instance is configured with " + LayoutText.format(layout) + ". Instances of one pool with different "
                     + PropertyNames.WORKER_ID_BITS + ", " + PropertyNames.SEQUENCE_LOW_BITS + " or " + PropertyNames.EPOCH

@@ -26,18 +26,26 @@ final class DriverTimeouts {
         long socketMillis = timeoutMillis * SOCKET_TIMEOUT_FACTOR;
         if (lower.startsWith("jdbc:postgresql:")) {
             // PgJDBC counts in seconds; 0 would mean "no timeout".
-            putUnlessInUrl(result, lower, "socketTimeout", Long.toString(Math.max(1L, (socketMillis + 999L) / 1000L)));
-            putUnlessInUrl(result, lower, "connectTimeout", Long.toString(Math.max(1L, (timeoutMillis + 999L) / 1000L)));
-            putUnlessInUrl(result, lower, "loginTimeout", Long.toString(Math.max(1L, (socketMillis + 999L) / 1000L)));
+            putUnlessInUrl(result, lower, "socketTimeout", Long.toString(wholeSeconds(socketMillis)));
+            putUnlessInUrl(result, lower, "connectTimeout", Long.toString(wholeSeconds(timeoutMillis)));
+            putUnlessInUrl(result, lower, "loginTimeout", Long.toString(wholeSeconds(socketMillis)));
             // A timed-out statement waits for its cancel request (10 s by default) before it fails; into a
             // partition that request goes unanswered, so it must give up as quickly as a connection attempt.
-            putUnlessInUrl(result, lower, "cancelSignalTimeout", Long.toString(Math.max(1L, (timeoutMillis + 999L) / 1000L)));
+            putUnlessInUrl(result, lower, "cancelSignalTimeout", Long.toString(wholeSeconds(timeoutMillis)));
         } else if (lower.startsWith("jdbc:mariadb:") || lower.startsWith("jdbc:mysql:")) {
             // MariaDB Connector/J and MySQL Connector/J count in milliseconds.
             putUnlessInUrl(result, lower, "socketTimeout", Long.toString(socketMillis));
             putUnlessInUrl(result, lower, "connectTimeout", Long.toString(timeoutMillis));
         }
         return result;
+    }
+
+    /**
+     * A timeout in milliseconds as the whole seconds JDBC counts in (statement timeouts, PgJDBC's settings): rounded
+     * up, so a timeout is never shortened, and at least 1, since 0 means "no timeout" there.
+     */
+    static long wholeSeconds(final long millis) {
+        return Math.max(1L, (millis + 999L) / 1000L);
     }
 
     private static void putUnlessInUrl(final Properties props, final String lowerCaseUrl, final String name, final String value) {

@@ -8,14 +8,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
-import org.snowkey.keygen.lease.WorkerLease;
-import org.snowkey.keygen.lease.WorkerLeaseProvider;
-import org.snowkey.lease.LeaseRuntimeOptions;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
+import org.snowkey.lease.StoreLeaseProvider;
+import org.snowkey.lease.store.LeaseStore;
 
 /**
  * {@code lease-registry: jdbc}: worker ids leased through a table of a database the application already runs,
@@ -23,15 +21,14 @@ import org.snowkey.lease.LeasedWorkerLease;
  * {@link #prepare} only validates, {@link PreparedLease#open()} builds the (not yet connected) pool, and the first
  * grant request connects and acquires.
  */
-public final class JdbcLeaseProvider implements WorkerLeaseProvider {
+public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSettings> {
 
     public static final String REGISTRY = "jdbc";
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcLeaseProvider.class);
 
-    @Override
-    public String registry() {
-        return REGISTRY;
+    public JdbcLeaseProvider() {
+        super(REGISTRY, "org.snowkey:snowkey-lease-jdbc", "com.zaxxer.hikari.HikariDataSource", "com.zaxxer:HikariCP");
     }
 
     @Override
@@ -40,11 +37,20 @@ public final class JdbcLeaseProvider implements WorkerLeaseProvider {
     }
 
     @Override
-    public PreparedLease prepare(final LeaseRequest request) {
-        PropertyReader reader = new PropertyReader(request.props());
-        LeaseSettings lease = LeaseSettings.parse(reader);
-        JdbcStoreSettings store = JdbcLeaseProps.parse(reader, lease);
-        return new Prepared(lease, store, request.layout());
+    protected JdbcStoreSettings parseStore(final PropertyReader reader, final LeaseRequest request, final LeaseSettings lease) {
+        return JdbcLeaseProps.parse(reader, lease);
+    }
+
+    /** The URL without credentials: the same table reached with other credentials is the same scope. */
+    @Override
+    protected String scopeOf(final JdbcStoreSettings store) {
+        return store.safeUrl() + "|" + store.table().value();
+    }
+
+    @Override
+    protected LeaseStore openStore(final JdbcStoreSettings store) {
+        processLocalWarning(store.url()).ifPresent(warning -> LOG.warn(warning));
+        return new JdbcLeaseStore(store);
     }
 
     /**
@@ -59,26 +65,5 @@ public final class JdbcLeaseProvider implements WorkerLeaseProvider {
         return local ? Optional.of("SnowKey leases worker ids in " + JdbcUrls.withoutCredentials(url) + ", an in-memory database of this process: it leases "
                 + "nothing across processes, and every other process using the same URL gets the same worker ids. Use a shared database server for "
                 + PropertyNames.LEASE_REGISTRY + " = jdbc") : Optional.empty();
-    }
-
-    /** A validated JDBC lease, not yet connected. */
-    private record Prepared(LeaseSettings lease, JdbcStoreSettings store, IdLayout layout) implements PreparedLease {
-
-        /** The URL without credentials: the same table reached with other credentials is the same scope. */
-        @Override
-        public String scopeKey() {
-            return REGISTRY + "|" + store.safeUrl() + "|" + store.table().value() + "|" + lease.pool();
-        }
-
-        @Override
-        public WorkerLease open() {
-            processLocalWarning(store.url()).ifPresent(warning -> LOG.warn(warning));
-            return new LeasedWorkerLease(new JdbcLeaseStore(store), lease, layout, LeaseRuntimeOptions.defaults());
-        }
-
-        @Override
-        public String toString() {
-            return "JdbcLeaseProvider.Prepared[" + scopeKey() + "]";
-        }
     }
 }

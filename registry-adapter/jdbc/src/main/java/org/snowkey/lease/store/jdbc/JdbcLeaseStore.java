@@ -77,7 +77,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.settings = settings;
         this.redactor = settings.redactor();
         this.table = settings.table().value();
-        this.timeoutSeconds = (int) Math.max(1L, (settings.timeoutMillis() + 999L) / 1000L);
+        this.timeoutSeconds = (int) Math.min(Integer.MAX_VALUE, DriverTimeouts.wholeSeconds(settings.timeoutMillis()));
         // Above the statement timeout: a slow statement is ended by the database first, a silent network by this.
         this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, 2L * settings.timeoutMillis());
         this.dataSource = openPool(settings, redactor);
@@ -179,15 +179,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                     + (layoutColumn ? ", ?" : "") + ")")) {
                 insert.setString(1, record.pool());
                 insert.setInt(2, record.workerId());
-                insert.setString(3, record.owner());
-                insert.setLong(4, version);
-                insert.setLong(5, record.fencingToken());
-                insert.setLong(6, record.expiresAt());
-                insert.setLong(7, record.reservedUntil());
-                insert.setString(8, record.state().name());
-                if (layoutColumn) {
-                    insert.setString(9, record.layoutText());
-                }
+                bindWritten(insert, 2, record, version);
                 insert.executeUpdate();
                 return Optional.of(version);
             } catch (final SQLException ex) {
@@ -209,16 +201,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             try (PreparedStatement update = prepare(connection, "UPDATE " + table
                     + " SET owner = ?, version = ?, fencing_token = ?, expires_at = ?, reserved_until = ?, state = ?" + (layoutColumn ? ", id_layout = ?" : "")
                     + " WHERE pool = ? AND worker_id = ? AND version = ?")) {
-                int column = 0;
-                update.setString(++column, record.owner());
-                update.setLong(++column, version);
-                update.setLong(++column, record.fencingToken());
-                update.setLong(++column, record.expiresAt());
-                update.setLong(++column, record.reservedUntil());
-                update.setString(++column, record.state().name());
-                if (layoutColumn) {
-                    update.setString(++column, record.layoutText());
-                }
+                int column = bindWritten(update, 0, record, version);
                 update.setString(++column, record.pool());
                 update.setInt(++column, record.workerId());
                 update.setLong(++column, expectedStoreVersion);
@@ -247,6 +230,27 @@ public final class JdbcLeaseStore implements LeaseStore {
     @Override
     public String toString() {
         return "JdbcLeaseStore[" + describe() + "]";
+    }
+
+    /**
+     * Binds what a write sets, in the order of {@link #columns()} after pool and worker_id (which the INSERT binds
+     * before and the UPDATE's WHERE after): owner, version, fencing token, expiry, reservation, state and, where the
+     * table has it, the layout.
+     *
+     * @return the index of the last parameter bound
+     */
+    private int bindWritten(final PreparedStatement statement, final int before, final LeaseRecord record, final long version) throws SQLException {
+        int column = before;
+        statement.setString(++column, record.owner());
+        statement.setLong(++column, version);
+        statement.setLong(++column, record.fencingToken());
+        statement.setLong(++column, record.expiresAt());
+        statement.setLong(++column, record.reservedUntil());
+        statement.setString(++column, record.state().name());
+        if (layoutColumn) {
+            statement.setString(++column, record.layoutText());
+        }
+        return column;
     }
 
     /** Refuses to write what {@link LeaseRowReader} would later report as corrupt. */

@@ -17,6 +17,7 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
 import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
+import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
 
@@ -68,7 +69,7 @@ final class LeaseNodeAcls {
     /**
      * Creates the pool's path if missing (with SnowKey's ACL) and checks every node of it.
      *
-     * @throws InsecureLeaseNodesException naming each node someone else may change, and its ACL
+     * @throws UnusablePoolException naming each node someone else may change, and its ACL
      */
     void verify(final String root, final String pool) throws Exception {
         List<String> problems = new ArrayList<>();
@@ -76,7 +77,7 @@ final class LeaseNodeAcls {
             describeProblem(each).ifPresent(problems::add);
         }
         if (!problems.isEmpty()) {
-            throw new InsecureLeaseNodesException("SnowKey refuses to use lease nodes that others may change (zookeeper-digest is set, so only its user may "
+            throw new UnusablePoolException("SnowKey refuses to use lease nodes that others may change (zookeeper-digest is set, so only its user may "
                     + "write them; a record planted there could make a successor reissue ids): " + String.join("; ", problems) + ". If these nodes are yours, "
                     + "lock them on purpose with the operations tool: ZooKeeperLeaseCli ... --pool " + pool + " repair-acl " + ZooKeeperLeaseCli.CONFIRM);
         }

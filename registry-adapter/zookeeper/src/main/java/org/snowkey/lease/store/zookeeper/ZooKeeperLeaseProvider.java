@@ -3,27 +3,27 @@ package org.snowkey.lease.store.zookeeper;
 import java.util.Set;
 
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
-import org.snowkey.keygen.lease.WorkerLease;
-import org.snowkey.keygen.lease.WorkerLeaseProvider;
-import org.snowkey.lease.LeaseRuntimeOptions;
 import org.snowkey.lease.LeaseSettings;
-import org.snowkey.lease.LeasedWorkerLease;
+import org.snowkey.lease.StoreLeaseProvider;
+import org.snowkey.lease.store.LeaseStore;
 
 /**
  * {@code lease-registry: zookeeper}, and the backend of ShardingSphere Cluster mode with a ZooKeeper repository.
  * {@link #prepare} only validates; {@link PreparedLease#open()} starts the Curator client, and the first grant
  * request acquires.
  */
-public final class ZooKeeperLeaseProvider implements WorkerLeaseProvider {
+public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperStoreSettings> {
 
     public static final String REGISTRY = "zookeeper";
 
-    @Override
-    public String registry() {
-        return REGISTRY;
+    public ZooKeeperLeaseProvider() {
+        super(REGISTRY, "org.snowkey:snowkey-lease-zookeeper",
+                "org.apache.curator.framework.CuratorFramework", "org.apache.curator:curator-framework",
+                "org.apache.curator.RetryPolicy", "org.apache.curator:curator-client",
+                "org.apache.zookeeper.ZooKeeper", "org.apache.zookeeper:zookeeper",
+                "com.fasterxml.jackson.databind.ObjectMapper", "com.fasterxml.jackson.core:jackson-databind");
     }
 
     @Override
@@ -32,24 +32,17 @@ public final class ZooKeeperLeaseProvider implements WorkerLeaseProvider {
     }
 
     @Override
-    public PreparedLease prepare(final LeaseRequest request) {
-        PropertyReader reader = new PropertyReader(request.props());
-        LeaseSettings lease = LeaseSettings.parse(reader);
-        ZooKeeperStoreSettings store = ZooKeeperLeaseProps.parse(reader, request.clusterRegistry(), request.modeResolved(), lease.acquireTimeoutMillis());
-        return new Prepared(lease, store, request.layout());
+    protected ZooKeeperStoreSettings parseStore(final PropertyReader reader, final LeaseRequest request, final LeaseSettings lease) {
+        return ZooKeeperLeaseProps.parse(reader, request.clusterRegistry(), request.modeResolved(), lease.acquireTimeoutMillis());
     }
 
-    /** A validated ZooKeeper lease, not yet connected. */
-    private record Prepared(LeaseSettings lease, ZooKeeperStoreSettings store, IdLayout layout) implements PreparedLease {
+    @Override
+    protected String scopeOf(final ZooKeeperStoreSettings store) {
+        return store.serverLists() + "|" + store.namespace();
+    }
 
-        @Override
-        public String scopeKey() {
-            return REGISTRY + "|" + store.serverLists() + "|" + store.namespace() + "|" + lease.pool();
-        }
-
-        @Override
-        public WorkerLease open() {
-            return new LeasedWorkerLease(new ZooKeeperLeaseStore(store), lease, layout, LeaseRuntimeOptions.defaults());
-        }
+    @Override
+    protected LeaseStore openStore(final ZooKeeperStoreSettings store) {
+        return new ZooKeeperLeaseStore(store);
     }
 }

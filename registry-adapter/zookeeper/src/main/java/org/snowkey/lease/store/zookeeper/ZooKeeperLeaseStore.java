@@ -19,6 +19,7 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
@@ -84,7 +85,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         }
         try {
             acls.verify(root, pool);
-        } catch (final InsecureLeaseNodesException ex) {
+        } catch (final UnusablePoolException ex) {
             throw ex;
         } catch (final Exception ex) {
             throw translate("check the ACLs of " + workers(pool), ex);

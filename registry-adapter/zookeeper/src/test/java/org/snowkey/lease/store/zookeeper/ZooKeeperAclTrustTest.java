@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseRequest;
@@ -112,7 +113,7 @@ class ZooKeeperAclTrustTest {
         prepareOpenPathWithForgedRecord();
         try (WorkerLease lease = openLease(DIGEST)) {
             LeaseUnavailableException refused = assertThrows(LeaseUnavailableException.class, lease::currentGrant);
-            assertInstanceOf(InsecureLeaseNodesException.class, refused.getCause());
+            assertInstanceOf(UnusablePoolException.class, refused.getCause());
             String message = refused.getMessage();
             assertTrue(message.contains("node /" + namespace + "/snowkey has ACL [world:anyone=cdrwa]"), message);
             assertTrue(message.contains("node " + workers() + " has ACL [world:anyone=cdrwa]"), message);
