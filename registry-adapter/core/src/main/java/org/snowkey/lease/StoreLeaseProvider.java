@@ -10,6 +10,7 @@ import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
+import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 
 /**
@@ -65,6 +66,9 @@ public abstract class StoreLeaseProvider<S> implements WorkerLeaseProvider {
 
     /** Opens the store; it may build a client but needs no connection yet. */
     protected abstract LeaseStore openStore(S store);
+
+    /** How the operations tool ({@link org.snowkey.lease.admin.LeaseCli}) reaches this store. */
+    public abstract StoreOperations operations();
 
     /**
      * A store jar copied without its libraries (a ShardingSphere-Proxy {@code ext-lib/} without them in {@code lib/},

@@ -13,6 +13,7 @@ import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.StoreLeaseProvider;
+import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 
 /**
@@ -45,6 +46,11 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
     @Override
     protected String scopeOf(final JdbcStoreSettings store) {
         return store.safeUrl() + "|" + store.table().value();
+    }
+
+    @Override
+    public StoreOperations operations() {
+        return new JdbcStoreOperations();
     }
 
     @Override

@@ -5,13 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseRecord.State;
 
@@ -45,7 +50,11 @@ class JdbcLeaseCliTest {
     }
 
     private int run(final Map<String, String> environment, final String... args) {
-        return JdbcLeaseCli.run(args, environment, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String[] withRegistry = new String[args.length + 2];
+        withRegistry[0] = "--registry";
+        withRegistry[1] = "jdbc";
+        System.arraycopy(args, 0, withRegistry, 2, args.length);
+        return LeaseCli.run(withRegistry, environment, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     private String[] base(final String... command) {
@@ -96,6 +105,40 @@ class JdbcLeaseCliTest {
         String printed = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("Wrong user name or password"), printed);
         assertFalse(printed.contains(SECRET), printed);
+    }
+
+    @Test
+    void thePasswordIsReadFromAFileAndNeverFromTwoSources(@TempDir final Path work) throws IOException {
+        // H2's user sa has no password: a wrong one read from the file fails the command, which proves it was read.
+        Path file = Files.writeString(work.resolve("password"), SECRET + "\n");
+        assertEquals(1, run(Map.of(), base("--password-file", file.toString(), "list")));
+        String printed = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("Wrong user name or password"), printed);
+        assertFalse(printed.contains(SECRET), printed);
+
+        err.reset();
+        assertEquals(2, run(Map.of("MY_PW", SECRET), base("--password-file", file.toString(), "--password-env", "MY_PW", "list")));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("give --password-file or --password-env, not both"), err.toString(StandardCharsets.UTF_8));
+
+        err.reset();
+        Path empty = Files.writeString(work.resolve("empty"), "\n");
+        assertEquals(2, run(Map.of(), base("--password-file", empty.toString(), "list")));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("is empty"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void thePasswordOnTheCommandLineIsRefusedSayingWhyAndWhereToPutIt() {
+        assertEquals(2, run(Map.of(), base("--password", SECRET, "list")));
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertTrue(message.contains("--password is not accepted: the command line is visible to every user of the host")
+                && message.contains(JdbcStoreOperations.PASSWORD_ENV) && message.contains("--password-env") && message.contains("--password-file"), message);
+        assertFalse(message.contains(SECRET), message);
+    }
+
+    @Test
+    void anOptionOfAnotherStoreIsAUsageError() {
+        assertEquals(2, run(Map.of(), base("--servers", "zk:2181", "list")));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("option --servers is not one of --registry jdbc"), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test

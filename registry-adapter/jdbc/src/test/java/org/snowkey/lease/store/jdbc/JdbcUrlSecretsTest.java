@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
@@ -135,15 +136,15 @@ class JdbcUrlSecretsTest {
                 "jdbc:mysql://(host=127.0.0.1,user=root,password=" + SECRET + ")/test", "jdbc:h2:mem:x;PASSWORD=" + SECRET)) {
             ByteArrayOutputStream output = new ByteArrayOutputStream();
             PrintStream printer = new PrintStream(output, true, StandardCharsets.UTF_8);
-            assertEquals(2, JdbcLeaseCli.run(new String[] {"--url", url, "list"}, java.util.Map.of(), printer, printer));
+            assertEquals(2, LeaseCli.run(new String[] {"--registry", "jdbc", "--url", url, "list"}, java.util.Map.of(), printer, printer));
             String text = output.toString(StandardCharsets.UTF_8);
-            assertTrue(text.contains(JdbcLeaseCli.PASSWORD_ENV), text);
+            assertTrue(text.contains(JdbcStoreOperations.PASSWORD_ENV), text);
             assertNoSecret("the operations tool's output", text);
         }
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         PrintStream printer = new PrintStream(output, true, StandardCharsets.UTF_8);
-        assertEquals(1, JdbcLeaseCli.run(new String[] {"--url", "jdbc:postgresql://127.0.0.1:" + closedPort() + "/test", "--username", "postgres", "list"},
-                java.util.Map.of(JdbcLeaseCli.PASSWORD_ENV, SECRET), printer, printer));
+        assertEquals(1, LeaseCli.run(new String[] {"--registry", "jdbc", "--url", "jdbc:postgresql://127.0.0.1:" + closedPort() + "/test", "--username", "postgres", "list"},
+                java.util.Map.of(JdbcStoreOperations.PASSWORD_ENV, SECRET), printer, printer));
         assertNoSecret("the operations tool's output", output.toString(StandardCharsets.UTF_8));
     }
 

@@ -17,6 +17,7 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
 import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
+import org.snowkey.lease.admin.LeaseAdmin;
 import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
@@ -79,7 +80,7 @@ final class LeaseNodeAcls {
         if (!problems.isEmpty()) {
             throw new UnusablePoolException("SnowKey refuses to use lease nodes that others may change (zookeeper-digest is set, so only its user may "
                     + "write them; a record planted there could make a successor reissue ids): " + String.join("; ", problems) + ". If these nodes are yours, "
-                    + "lock them on purpose with the operations tool: ZooKeeperLeaseCli ... --pool " + pool + " repair-acl " + ZooKeeperLeaseCli.CONFIRM);
+                    + "lock them on purpose with the operations tool: LeaseCli --registry zookeeper ... --pool " + pool + " repair-acl " + LeaseAdmin.CONFIRM);
         }
     }
 

@@ -7,6 +7,7 @@ import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
+import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 
 /**
@@ -39,6 +40,11 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperSt
     @Override
     protected String scopeOf(final ZooKeeperStoreSettings store) {
         return store.serverLists() + "|" + store.namespace();
+    }
+
+    @Override
+    public StoreOperations operations() {
+        return new ZooKeeperStoreOperations();
     }
 
     @Override

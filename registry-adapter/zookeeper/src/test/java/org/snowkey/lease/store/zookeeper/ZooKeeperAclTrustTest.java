@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -156,7 +157,7 @@ class ZooKeeperAclTrustTest {
     @Test
     void theOperationsToolRepairsOnlyOnRequestAndTheForgedFloorNoLongerCounts() throws Exception {
         prepareOpenPathWithForgedRecord();
-        Map<String, String> environment = Map.of(ZooKeeperLeaseCli.DIGEST_ENV, DIGEST);
+        Map<String, String> environment = Map.of(ZooKeeperStoreOperations.DIGEST_ENV, DIGEST);
         String[] base = {"--servers", server.getConnectString(), "--namespace", namespace, "--lease-duration-milliseconds", "5000"};
 
         Output listed = cli(environment, base, "list");
@@ -168,7 +169,7 @@ class ZooKeeperAclTrustTest {
         assertEquals(0, intruder.checkExists().forPath(workers()).getAversion(), "nothing changed without the confirmation");
 
         long before = System.currentTimeMillis();
-        Output repaired = cli(environment, base, "repair-acl", ZooKeeperLeaseCli.CONFIRM);
+        Output repaired = cli(environment, base, "repair-acl", LeaseCli.CONFIRM);
         assertEquals(0, repaired.status(), repaired.text());
         assertTrue(repaired.text().contains("locked " + workers() + " (was [world:anyone=cdrwa])"), repaired.text());
         assertTrue(repaired.text().contains("reserved " + workers() + "/0 until"), repaired.text());
@@ -209,7 +210,7 @@ class ZooKeeperAclTrustTest {
         String[] base = {"--servers", server.getConnectString(), "--namespace", namespace};
         Output refused = cli(Map.of(), base, "--digest", DIGEST, "list");
         assertEquals(2, refused.status(), refused.text());
-        assertTrue(refused.text().contains(ZooKeeperLeaseCli.DIGEST_ENV) && refused.text().contains("--digest-file"), refused.text());
+        assertTrue(refused.text().contains(ZooKeeperStoreOperations.DIGEST_ENV) && refused.text().contains("--digest-file"), refused.text());
 
         Path file = Files.writeString(work.resolve("digest"), DIGEST + "\n");
         Output fromFile = cli(Map.of(), base, "--digest-file", file.toString(), "list");
@@ -228,8 +229,8 @@ class ZooKeeperAclTrustTest {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m", "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=trace", "-Dorg.slf4j.simpleLogger.log.org.snowkey=trace", "-cp", classpath,
-                ZooKeeperLeaseCli.class.getName(), "--servers", server.getConnectString(), "--namespace", namespace, "list").redirectErrorStream(true);
-        builder.environment().put(ZooKeeperLeaseCli.DIGEST_ENV, DIGEST);
+                LeaseCli.class.getName(), "--registry", "zookeeper", "--servers", server.getConnectString(), "--namespace", namespace, "list").redirectErrorStream(true);
+        builder.environment().put(ZooKeeperStoreOperations.DIGEST_ENV, DIGEST);
         Process process = builder.start();
         byte[] output = process.getInputStream().readAllBytes();
         assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the operations tool did not end");
@@ -240,11 +241,13 @@ class ZooKeeperAclTrustTest {
     }
 
     private static Output cli(final Map<String, String> environment, final String[] base, final String... command) {
-        String[] args = new String[base.length + command.length];
-        System.arraycopy(base, 0, args, 0, base.length);
-        System.arraycopy(command, 0, args, base.length, command.length);
+        String[] args = new String[2 + base.length + command.length];
+        args[0] = "--registry";
+        args[1] = "zookeeper";
+        System.arraycopy(base, 0, args, 2, base.length);
+        System.arraycopy(command, 0, args, 2 + base.length, command.length);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int status = ZooKeeperLeaseCli.run(args, environment, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+        int status = LeaseCli.run(args, environment, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
         return new Output(status, out.toString(StandardCharsets.UTF_8));
     }
 

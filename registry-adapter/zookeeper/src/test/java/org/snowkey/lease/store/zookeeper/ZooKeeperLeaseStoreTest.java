@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseRequest;
@@ -142,20 +144,20 @@ class ZooKeeperLeaseStoreTest {
         ZooKeeperStoreSettings settings = new ZooKeeperStoreSettings(server.getConnectString(), "cli", null, 2_000);
         try (LeasedWorkerLease lease = lease(settings, "ops", "ops-holder")) {
             LeaseGrant grant = lease.currentGrant();
-            String[] base = {"--servers", server.getConnectString(), "--namespace", "cli", "--pool", "ops"};
+            String[] base = {"--registry", "zookeeper", "--servers", server.getConnectString(), "--namespace", "cli", "--pool", "ops"};
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            assertEquals(0, ZooKeeperLeaseCli.run(concat(base, "list"), new PrintStream(out, true), new PrintStream(err, true)), err.toString());
+            assertEquals(0, LeaseCli.run(concat(base, "list"), Map.of(), new PrintStream(out, true), new PrintStream(err, true)), err.toString());
             String listing = out.toString();
             assertTrue(listing.contains("ops-holder") && listing.contains("HELD") && listing.contains("RESERVED-UNTIL"), listing);
 
             err.reset();
-            assertEquals(2, ZooKeeperLeaseCli.run(concat(base, "release", String.valueOf(grant.workerId())), new PrintStream(out, true), new PrintStream(err, true)));
-            assertTrue(err.toString().contains(ZooKeeperLeaseCli.CONFIRM), err.toString());
+            assertEquals(2, LeaseCli.run(concat(base, "release", String.valueOf(grant.workerId())), Map.of(), new PrintStream(out, true), new PrintStream(err, true)));
+            assertTrue(err.toString().contains(LeaseCli.CONFIRM), err.toString());
             assertTrue(lease.heldGrant().isPresent(), "nothing released without the flag");
 
             out.reset();
-            assertEquals(0, ZooKeeperLeaseCli.run(concat(base, "release", String.valueOf(grant.workerId()), ZooKeeperLeaseCli.CONFIRM),
+            assertEquals(0, LeaseCli.run(concat(base, "release", String.valueOf(grant.workerId()), LeaseCli.CONFIRM), Map.of(),
                     new PrintStream(out, true), new PrintStream(err, true)), err.toString());
             assertTrue(out.toString().contains("released worker id " + grant.workerId()), out.toString());
             // The holder loses the number at its next renewal and moves on; the reservation keeps ids unique.
@@ -166,10 +168,10 @@ class ZooKeeperLeaseStoreTest {
     @Test
     void theCliRejectsBadArgumentsWithUsage() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertEquals(2, ZooKeeperLeaseCli.run(new String[] {"list"}, System.out, new PrintStream(err, true)));
+        assertEquals(2, LeaseCli.run(new String[] {"--registry", "zookeeper", "list"}, Map.of(), System.out, new PrintStream(err, true)));
         assertTrue(err.toString().contains("zookeeper-server-lists"), err.toString());
         err.reset();
-        assertEquals(2, ZooKeeperLeaseCli.run(new String[] {"--servers", "localhost:2181", "frobnicate"}, System.out, new PrintStream(err, true)));
+        assertEquals(2, LeaseCli.run(new String[] {"--registry", "zookeeper", "--servers", "localhost:2181", "frobnicate"}, Map.of(), System.out, new PrintStream(err, true)));
         assertTrue(err.toString().contains("usage"), err.toString());
     }
 
