@@ -114,7 +114,7 @@ class ImprovedSnowflakeEndToEndTest {
         long after = insertOne(second);
         ((AutoCloseable) second).close();
         assertTrue(IdLayout.defaults().decode(after).logicalTimestamp() > IdLayout.defaults().decode(before).logicalTimestamp(),
-                "the next holding of worker id 26 starts above the released high-water mark");
+                "the next grant of worker id 26 starts above the released high-water mark");
     }
 
     private static long insertOne(final javax.sql.DataSource dataSource) throws Exception {
