@@ -73,9 +73,11 @@ public abstract class StoreLeaseProvider<S> implements WorkerLeaseProvider {
     /**
      * A store jar copied without its libraries (a ShardingSphere-Proxy {@code ext-lib/} without them in {@code lib/},
      * a dependency excluded) would otherwise fail on the first connection with a {@link NoClassDefFoundError} naming
-     * a class; start-up names the missing artifact instead.
+     * a class; start-up (and the operations tool) names the missing artifact instead.
+     *
+     * @throws IllegalStateException naming the first missing library's artifact
      */
-    void requireLibraries() {
+    public final void requireLibraries() {
         ClassLoader loader = getClass().getClassLoader();
         requiredClasses.forEach((className, artifact) -> {
             try {

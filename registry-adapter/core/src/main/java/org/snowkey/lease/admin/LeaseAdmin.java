@@ -95,7 +95,6 @@ public final class LeaseAdmin {
         return true;
     }
 
-    /** Parses {@code --name value} pairs and bare words. */
     /**
      * Runs the command words of an operations tool: {@code list}, or {@code release <workerId>} which needs
      * {@link #CONFIRM}. Registry errors print their message.
@@ -136,8 +135,10 @@ public final class LeaseAdmin {
         return release(pool, workerId) ? 0 : 1;
     }
 
+    /** A command line: {@code --name value} options, flags (options without a value) and bare words. The one parser of the operations tool. */
     public record Arguments(Map<String, String> options, List<String> words, Set<String> flags) {
 
+        /** Parses {@code --name value} pairs, the given flags and bare words. */
         public static Arguments parse(final String[] args, final Set<String> flagNames) {
             Map<String, String> options = new LinkedHashMap<>();
             List<String> words = new ArrayList<>();

@@ -112,6 +112,7 @@ public final class LeaseCli {
         LeaseSettings lease;
         LeaseStore store;
         try {
+            provider.requireLibraries();
             PropertyReader reader = new PropertyReader(props);
             lease = LeaseSettings.parse(reader);
             store = operations.open(reader, lease, TIMEOUT_MILLIS);

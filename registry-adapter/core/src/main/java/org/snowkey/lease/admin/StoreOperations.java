@@ -1,6 +1,8 @@
 package org.snowkey.lease.admin;
 
 import java.io.PrintStream;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -14,8 +16,17 @@ import org.snowkey.lease.store.LeaseStore;
  */
 public interface StoreOperations {
 
-    /** Command-line options of this store to the props they set, e.g. {@code --url} to {@code jdbc-url}. */
+    /** Command-line options of this store to the props they set, e.g. {@code --url} to {@code jdbc-url}, in usage order. */
     Map<String, String> options();
+
+    /** Options in the order given: {@code optionThenProp} holds pairs of an option and the prop it sets. */
+    static Map<String, String> optionsInOrder(final String... optionThenProp) {
+        Map<String, String> result = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < optionThenProp.length; i += 2) {
+            result.put(optionThenProp[i], optionThenProp[i + 1]);
+        }
+        return Collections.unmodifiableMap(result);
+    }
 
     /** The store's secret; it is taken from the environment or a file only. */
     Secret secret();

@@ -1,6 +1,5 @@
 package org.snowkey.lease.store.jdbc;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,11 +17,7 @@ final class JdbcStoreOperations implements StoreOperations {
 
     @Override
     public Map<String, String> options() {
-        Map<String, String> result = new LinkedHashMap<>();
-        result.put("--url", JdbcLeaseProps.URL);
-        result.put("--username", JdbcLeaseProps.USERNAME);
-        result.put("--table", JdbcLeaseProps.TABLE);
-        return result;
+        return StoreOperations.optionsInOrder("--url", JdbcLeaseProps.URL, "--username", JdbcLeaseProps.USERNAME, "--table", JdbcLeaseProps.TABLE);
     }
 
     @Override

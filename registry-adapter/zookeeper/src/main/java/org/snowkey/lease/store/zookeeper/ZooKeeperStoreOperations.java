@@ -1,7 +1,6 @@
 package org.snowkey.lease.store.zookeeper;
 
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,10 +18,7 @@ final class ZooKeeperStoreOperations implements StoreOperations {
 
     @Override
     public Map<String, String> options() {
-        Map<String, String> result = new LinkedHashMap<>();
-        result.put("--servers", ZooKeeperLeaseProps.SERVER_LISTS);
-        result.put("--namespace", ZooKeeperLeaseProps.NAMESPACE);
-        return result;
+        return StoreOperations.optionsInOrder("--servers", ZooKeeperLeaseProps.SERVER_LISTS, "--namespace", ZooKeeperLeaseProps.NAMESPACE);
     }
 
     @Override

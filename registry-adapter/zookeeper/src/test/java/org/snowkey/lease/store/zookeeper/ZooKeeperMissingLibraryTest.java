@@ -3,11 +3,16 @@ package org.snowkey.lease.store.zookeeper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.lease.LeaseRequest;
+import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.lease.testing.IsolatedClassPath;
 
@@ -25,6 +30,20 @@ public class ZooKeeperMissingLibraryTest {
         } catch (final IllegalStateException ex) {
             return ex.getMessage();
         }
+    }
+
+    /** Runs the operations tool's list on an address nobody listens on; returns the exit status and what it printed. */
+    public static String operationsToolList() {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream printer = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        int status = LeaseCli.run(new String[] {"--registry", "zookeeper", "--servers", "127.0.0.1:1", "list"}, Map.of(), printer, printer);
+        return status + ": " + printed.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void withoutCuratorTheOperationsToolNamesTheMissingArtifact() throws Exception {
+        String result = IsolatedClassPath.call(ZooKeeperMissingLibraryTest.class, "operationsToolList", "/org/apache/curator/");
+        assertTrue(result.startsWith("1: SnowKey lease-registry: zookeeper needs org.apache.curator:curator-framework on the class path"), result);
     }
 
     @Test
