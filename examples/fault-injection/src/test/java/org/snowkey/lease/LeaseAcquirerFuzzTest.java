@@ -50,9 +50,9 @@ class LeaseAcquirerFuzzTest {
                     : LeaseRecord.State.RELEASED);
             store.put(old);
             LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, IdLayout.of(1, 0, IdLayout.defaults().epochMillis()), WallClock.system(), new Random(i));
-            Holding holding;
+            OwnedRecord owned;
             try {
-                holding = acquirer.acquire(OptionalInt.of(0));
+                owned = acquirer.acquire(OptionalInt.of(0));
             } catch (final PoolExhaustedException | CorruptLeaseRecordException ex) {
                 assertFalse(ex.getMessage() == null || ex.getMessage().isBlank(), ex.toString());
                 continue;
@@ -60,12 +60,12 @@ class LeaseAcquirerFuzzTest {
                 fail("unexpected exception for " + old, ex);
                 return;
             }
-            LeaseGrant grant = holding.grant();
+            LeaseGrant grant = owned.grant();
             if (grant.workerId() == 0 && grant.floorMillis() <= old.reservedUntil()) {
                 reused.add(old + " -> floor " + grant.floorMillis() + ", ceiling " + grant.ceilingMillis());
             }
             assertTrue(grant.ceilingMillis() >= grant.floorMillis() || grant.workerId() != 0 || reused.size() > 0,
-                    "a holding whose ceiling " + grant.ceilingMillis() + " is below its floor " + grant.floorMillis() + " after " + old);
+                    "a grant whose ceiling " + grant.ceilingMillis() + " is below its floor " + grant.floorMillis() + " after " + old);
         }
         assertTrue(reused.isEmpty(), reused.size() + " successors start at or below their predecessor's reservedUntil (timestamps reused), e.g. "
                 + reused.subList(0, Math.min(3, reused.size())));
@@ -90,8 +90,8 @@ class LeaseAcquirerFuzzTest {
             }
             LeaseAcquirer acquirer = new LeaseAcquirer(store, SETTINGS, IdLayout.of(bits, 0, IdLayout.defaults().epochMillis()), WallClock.system(), new Random(i));
             try {
-                Holding holding = acquirer.acquire(OptionalInt.of(corrupt));
-                assertNotEquals(corrupt, holding.grant().workerId(), "the corrupt record of worker id " + corrupt + " was claimed");
+                OwnedRecord owned = acquirer.acquire(OptionalInt.of(corrupt));
+                assertNotEquals(corrupt, owned.grant().workerId(), "the corrupt record of worker id " + corrupt + " was claimed");
             } catch (final PoolExhaustedException ex) {
                 assertFalse(ex.getMessage().isBlank());
             }
