@@ -26,7 +26,7 @@ import org.snowkey.lease.testing.Ids;
 
 /**
  * ZooKeeper-side failures while a lease is held: the client's session expires, and the server the client talks
- * to in a three-node ensemble dies. Neither may cost the holding: leases are persistent nodes, not session-bound.
+ * to in a three-node ensemble dies. Neither may cost the grant: leases are persistent nodes, not session-bound.
  */
 class ZooKeeperEnsembleFailureTest {
 
