@@ -1,4 +1,4 @@
-package org.snowkey.fault;
+package org.snowkey.lease.endtoend;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,8 +16,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
@@ -64,12 +64,8 @@ class CorruptAndExtremeRecordsEndToEndTest {
     /** Regression, same cause, through the JDBC store on PostgreSQL (skipped without it). */
     @Test
     void aPostgreSqlRowReservedUntilTheLargestNumberIsNotReusedFromNow() throws Exception {
-        String url = "jdbc:postgresql://127.0.0.1:5432/test";
-        String problem = FaultExperiment.postgresProblem(url, "postgres");
-        if (problem != null && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            org.junit.jupiter.api.Assertions.fail("CI=true and PostgreSQL at " + url + " does not answer: " + problem);
-        }
-        Assumptions.assumeTrue(problem == null, () -> "PostgreSQL at " + url + " does not answer: " + problem);
+        TestDatabase.POSTGRESQL.assumeAvailable();
+        String url = TestDatabase.POSTGRESQL.url();
         String table = "snowkey_e2e_extreme_" + Long.toString(System.nanoTime(), 36);
         Properties props = new Properties();
         props.setProperty("lease-registry", "jdbc");

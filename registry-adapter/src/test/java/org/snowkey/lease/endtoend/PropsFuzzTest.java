@@ -1,4 +1,4 @@
-package org.snowkey.fault;
+package org.snowkey.lease.endtoend;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
