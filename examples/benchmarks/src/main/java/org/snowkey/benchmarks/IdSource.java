@@ -51,12 +51,18 @@ public abstract class IdSource implements AutoCloseable {
     public abstract long nextId();
 
     /**
-     * {@code count} ids through the contender's batch API (a loop where it has none); every id is read, as
-     * ShardingSphere reads them to fill the rows.
+     * {@code count} ids through the contender's batch API; every id is read, as ShardingSphere reads them to fill
+     * the rows. This default is for contenders without a batch call: one {@link #nextId()} per id.
      *
      * @return the sum of the ids, so that nothing can be optimised away
      */
-    public abstract long nextIds(int count);
+    public long nextIds(final int count) {
+        long sum = 0;
+        for (int i = 0; i < count; i++) {
+            sum += nextId();
+        }
+        return sum;
+    }
 
     @Override
     public void close() {
@@ -233,7 +239,10 @@ public abstract class IdSource implements AutoCloseable {
 
     }
 
-    /** CosId {@code MillisecondSnowflakeId} with its defaults (41-bit timestamp, 10 machine bits, 12 sequence bits), machine 0. */
+    /**
+     * CosId {@code MillisecondSnowflakeId} with its defaults (41-bit timestamp, 10 machine bits, 12 sequence bits),
+     * machine 0. Its SnowflakeId has no batch call in 2.13: a batch is one generate() per id.
+     */
     static final class CosIdSnowflake extends IdSource {
 
         private final MillisecondSnowflakeId snowflake = new MillisecondSnowflakeId(0);
@@ -243,19 +252,12 @@ public abstract class IdSource implements AutoCloseable {
             return snowflake.generate();
         }
 
-        @Override
-        public long nextIds(final int count) {
-            // CosId's SnowflakeId has no batch call in 2.13: one generate() per id.
-            long sum = 0;
-            for (int i = 0; i < count; i++) {
-                sum += snowflake.generate();
-            }
-            return sum;
-        }
-
     }
 
-    /** Hutool {@code Snowflake} with its defaults (5 worker + 5 data center bits, 12 sequence bits), worker 0, data center 0. */
+    /**
+     * Hutool {@code Snowflake} with its defaults (5 worker + 5 data center bits, 12 sequence bits), worker 0, data
+     * center 0. It has no batch call: a batch is one nextId() per id.
+     */
     static final class HutoolSnowflake extends IdSource {
 
         private final Snowflake snowflake = new Snowflake(0, 0);
@@ -263,16 +265,6 @@ public abstract class IdSource implements AutoCloseable {
         @Override
         public long nextId() {
             return snowflake.nextId();
-        }
-
-        @Override
-        public long nextIds(final int count) {
-            // Hutool has no batch call: one nextId() per id.
-            long sum = 0;
-            for (int i = 0; i < count; i++) {
-                sum += snowflake.nextId();
-            }
-            return sum;
         }
 
     }

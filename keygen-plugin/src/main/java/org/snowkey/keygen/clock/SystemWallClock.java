@@ -4,7 +4,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * {@link System#currentTimeMillis()} behind a value that one daemon thread refreshes about every millisecond.
+ * {@link System#currentTimeMillis()} behind a value that one daemon thread refreshes every half millisecond (so the
+ * value lags the clock by at most about 0.5 ms plus scheduling delay).
  *
  * <p>Why: a burst spends the time cache at one compare-and-set per id, about 10 ns. Reading the clock for every
  * id would triple that. The cached value only ever lags the real clock, which is the safe direction: the

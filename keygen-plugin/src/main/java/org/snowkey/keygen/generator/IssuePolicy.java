@@ -95,7 +95,7 @@ final class IssuePolicy {
     }
 
     /**
-     * Waits until the wall clock reaches the first timestamp of a new holding, {@code startLogical}. A holding can
+     * Waits until the wall clock reaches the first timestamp of a new grant, {@code startLogical}. A grant can
      * start ahead of this clock when its lease's floor lies ahead: the previous holder of the worker id reserved
      * timestamps up to a clock that runs ahead of ours (or ours moved back). Waiting for that is a clock
      * difference like any other, so it is bounded by the same tolerance: an insert is never blocked silently for

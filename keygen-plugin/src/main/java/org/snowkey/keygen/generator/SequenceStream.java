@@ -13,9 +13,9 @@ import org.snowkey.keygen.lease.WorkerLease;
 /**
  * One sequence stream: the historical clock of docs/design.md for one table (or for all tables of a scope).
  *
- * <p>State is one counter {@code c = t * 2^S + s} per lease holding. An id costs one compare-and-set that
+ * <p>State is one counter {@code c = t * 2^S + s} per lease grant. An id costs one compare-and-set that
  * moves the counter by one; a batch of n ids moves it by n. The counter only ever moves forward, so the ids of
- * a stream are strictly increasing for a worker id; when the worker id changes (new lease holding), the
+ * a stream are strictly increasing for a worker id; when the worker id changes (new lease grant), the
  * stream continues in the next millisecond so that it stays increasing.
  */
 public final class SequenceStream {
@@ -28,13 +28,13 @@ public final class SequenceStream {
 
     private final IdLayout layout;
 
-    private volatile Holding holding;
+    private volatile GrantCounter grantCounter;
 
-    /** Ids issued on holdings before the current one; guarded by {@link #countLock}. */
-    private long issuedOnEarlierHoldings;
+    /** Ids issued on grants before the current one; guarded by {@link #countLock}. */
+    private long issuedOnEarlierGrants;
 
     /**
-     * Guards the count of earlier holdings together with the switch to the next holding. Not the stream's lock: a move
+     * Guards the count of earlier grants together with the switch to the next grant. Not the stream's lock: a move
      * holds that while the lease acquires (up to its acquire timeout), and metrics and health checks must not wait.
      */
     private final Object countLock = new Object();
@@ -53,9 +53,9 @@ public final class SequenceStream {
     /** The next id. */
     public long nextId() {
         while (true) {
-            Holding current = currentHolding();
+            GrantCounter current = currentCounter();
             long last = current.reserve(1);
-            if (last != Holding.RETRY) {
+            if (last != GrantCounter.RETRY) {
                 return layout.compose(last, current.workerId);
             }
         }
@@ -67,9 +67,9 @@ public final class SequenceStream {
             throw new IllegalArgumentException("a batch holds at least one id, asked for " + count);
         }
         while (true) {
-            Holding current = currentHolding();
+            GrantCounter current = currentCounter();
             long last = current.reserve(count);
-            if (last != Holding.RETRY) {
+            if (last != GrantCounter.RETRY) {
                 return new IdBatch(layout, current.workerId, last - count + 1, count);
             }
         }
@@ -77,7 +77,7 @@ public final class SequenceStream {
 
     /** How far the stream's logical timestamp lags the wall clock: the ids a burst can take at once, in ms. */
     public long timeCacheMillis() {
-        Holding current = holding;
+        GrantCounter current = grantCounter;
         if (current == null) {
             return 0;
         }
@@ -88,14 +88,14 @@ public final class SequenceStream {
     /** Ids this stream issued since it was created (for metrics; exact once calls have returned). */
     public long idsIssued() {
         synchronized (countLock) {
-            Holding current = holding;
-            return issuedOnEarlierHoldings + (current == null ? 0 : current.issued());
+            GrantCounter current = grantCounter;
+            return issuedOnEarlierGrants + (current == null ? 0 : current.issued());
         }
     }
 
-    private Holding currentHolding() {
+    private GrantCounter currentCounter() {
         LeaseGrant grant = lease.currentGrant();
-        Holding current = holding;
+        GrantCounter current = grantCounter;
         if (current != null && current.grant == grant) {
             return current;
         }
@@ -108,52 +108,52 @@ public final class SequenceStream {
      * <ol>
      *   <li>The grant is read again here, never taken from the caller: a caller may have read it, then paused while
      *       the grant was revoked and replaced and the stream moved on. Moving back to that stale grant, and from it
-     *       to the new grant again, would open a second holding on the new grant.</li>
-     *   <li>The holding being replaced is sealed first and the new one starts after its last counter: a thread still
-     *       inside the old holding's {@code reserve} fails its compare-and-set and retries on the new holding, so at
-     *       most one holding of the stream issues at any time.</li>
+     *       to the new grant again, would open a second counter on the new grant.</li>
+     *   <li>The counter being replaced is sealed first and the new one starts after its last counter: a thread still
+     *       inside the old counter's {@code reserve} fails its compare-and-set and retries on the new counter, so at
+     *       most one counter of the stream issues at any time.</li>
      * </ol>
      * The lease may block here to acquire a grant; threads of this stream would have to wait for it anyway.
      */
-    private synchronized Holding moveToCurrentGrant() {
+    private synchronized GrantCounter moveToCurrentGrant() {
         LeaseGrant grant = lease.currentGrant();
-        Holding previous = holding;
+        GrantCounter previous = grantCounter;
         if (previous != null && previous.grant == grant) {
             return previous;
         }
         long start = layout.toLogical(Math.max(policy.clock().preciseMillis(), grant.floorMillis()));
         if (previous != null) {
             long previousLast = previous.sealCounter();
-            // Continue after everything issued on the previous holding, in a fresh millisecond.
+            // Continue after everything issued on the previous grant, in a fresh millisecond.
             start = Math.max(start, layout.timestampOf(previousLast) + 1);
         }
-        Holding next = new Holding(grant, layout.counterAt(start) - 1);
+        GrantCounter next = new GrantCounter(grant, layout.counterAt(start) - 1);
         if (!grant.attach(next)) {
-            // Released meanwhile: the holding issues nothing, and the next call finds the lease closed.
+            // Released meanwhile: the counter issues nothing, and the next call finds the lease closed.
             next.sealCounter();
         }
         synchronized (countLock) {
             if (previous != null) {
-                issuedOnEarlierHoldings += previous.issued();
+                issuedOnEarlierGrants += previous.issued();
             }
-            holding = next;
+            grantCounter = next;
         }
         return next;
     }
 
-    /** The counter of one stream on one lease holding. */
-    private final class Holding implements HighWaterSource {
+    /** The counter of one stream on one lease grant. */
+    private final class GrantCounter implements HighWaterSource {
 
         static final long RETRY = Long.MIN_VALUE;
 
-        /** Counter value of a holding frozen by a release: every compare-and-set against it fails. */
+        /** Counter value of a grant counter frozen by a release: every compare-and-set against it fails. */
         private static final long SEALED = Long.MAX_VALUE;
 
         private static final VarHandle COUNTER;
 
         static {
             try {
-                COUNTER = MethodHandles.lookup().findVarHandle(Holding.class, "counter", long.class);
+                COUNTER = MethodHandles.lookup().findVarHandle(GrantCounter.class, "counter", long.class);
             } catch (final ReflectiveOperationException ex) {
                 throw new ExceptionInInitializerError(ex);
             }
@@ -169,13 +169,13 @@ public final class SequenceStream {
         @SuppressWarnings("unused")
         private volatile long counter;
 
-        /** The last counter before sealing, kept so that the next holding continues after it. */
+        /** The last counter before sealing, kept so that the next grant counter continues after it. */
         private volatile long sealedAt;
 
         /** Counter values passed over by time cache jumps: not ids. Changes only after long idleness. */
         private final AtomicLong skipped = new AtomicLong();
 
-        Holding(final LeaseGrant grant, final long startCounter) {
+        GrantCounter(final LeaseGrant grant, final long startCounter) {
             this.grant = grant;
             this.workerId = grant.workerId();
             this.startCounter = startCounter;
@@ -191,7 +191,7 @@ public final class SequenceStream {
         /**
          * Reserves {@code count} counter values in one compare-and-set.
          *
-         * @return the last value reserved, or {@link #RETRY} when this holding can no longer issue
+         * @return the last value reserved, or {@link #RETRY} when this counter can no longer issue
          */
         long reserve(final int count) {
             while (true) {
@@ -218,7 +218,7 @@ public final class SequenceStream {
                 long timestamp = layout.timestampOf(next);
                 if (timestamp > now && timestamp > policy.preciseNowLogical()) {
                     if (last == startCounter) {
-                        // A holding that issued nothing yet may start ahead of this clock (its floor lies ahead): wait
+                        // A counter that issued nothing yet may start ahead of this clock (its floor lies ahead): wait
                         // for its first millisecond only within the tolerance. Beyond it, a batch waits like a burst.
                         policy.awaitStart(layout.timestampOf(startCounter + 1), grant);
                         policy.awaitClock(timestamp, Long.MIN_VALUE);
@@ -252,7 +252,7 @@ public final class SequenceStream {
 
         /**
          * Freezes the counter and returns its last value. A lease release and a move of the stream may seal the same
-         * holding at once: the lock makes the second sealer wait until the first has recorded the value it froze.
+         * counter at once: the lock makes the second sealer wait until the first has recorded the value it froze.
          */
         synchronized long sealCounter() {
             long last = (long) COUNTER.getAndSet(this, SEALED);

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One holding of a worker id: the range of timestamps this process may issue on it (docs/design.md, "Worker id leases").
+ * One grant of a worker id (one uninterrupted tenure of it by this process): the range of timestamps this process may issue on it (docs/design.md, "Worker id leases").
  *
- * <p>The floor is fixed when the holding starts. The ceiling is the {@code reservedUntil} that the holder last
+ * <p>The floor is fixed when the grant starts. The ceiling is the {@code reservedUntil} that the holder last
  * wrote durably; a lease backend raises it with {@link #extendCeiling} only after the registry confirmed the
  * write. A successor on the same worker id starts above the ceiling, so every id issued at or below it is
  * unique whatever happens to this process afterwards.
@@ -17,7 +17,7 @@ import java.util.List;
  */
 public final class LeaseGrant {
 
-    /** The ceiling of a holding that no registry bounds (a static worker id). */
+    /** The ceiling of a grant that no registry bounds (a static worker id). */
     public static final long UNBOUNDED = Long.MAX_VALUE;
 
     private final int workerId;
@@ -36,7 +36,7 @@ public final class LeaseGrant {
 
     /**
      * @param workerId the leased number
-     * @param floorMillis the first wall-clock millisecond this holding may issue
+     * @param floorMillis the first wall-clock millisecond this grant may issue
      * @param ceilingMillis the last wall-clock millisecond it may issue, as durably reserved
      * @param holder what holds it and where, for messages: "worker id 7 of pool 'default' in zookeeper ..."
      */
@@ -72,7 +72,7 @@ public final class LeaseGrant {
         }
     }
 
-    /** Stops issuing on this holding at once (lease lost, expired or released). The first reason wins. */
+    /** Stops issuing on this grant at once (lease lost, expired or released). The first reason wins. */
     public void revoke(final String reason) {
         synchronized (this) {
             if (revocationReason == null) {
@@ -85,13 +85,13 @@ public final class LeaseGrant {
         return revocationReason != null;
     }
 
-    /** Why issuing stopped, or null while the holding is in force. */
+    /** Why issuing stopped, or null while the grant is in force. */
     public String revocationReason() {
         return revocationReason;
     }
 
     /**
-     * Revokes the holding and freezes every sequence stream issuing on it, then returns the highest wall-clock
+     * Revokes the grant and freezes every sequence stream issuing on it, then returns the highest wall-clock
      * millisecond any of them issued: the exact high-water mark a graceful release writes as
      * {@code reservedUntil}. Returns {@code floorMillis - 1} when nothing was issued.
      */
@@ -108,9 +108,9 @@ public final class LeaseGrant {
     }
 
     /**
-     * Registers a stream issuing on this holding so that a release can freeze it.
+     * Registers a stream issuing on this grant so that a release can freeze it.
      *
-     * @return false when the holding is already sealed: the stream must not issue on it
+     * @return false when the grant is already sealed: the stream must not issue on it
      */
     public boolean attach(final HighWaterSource source) {
         synchronized (this) {

@@ -9,10 +9,10 @@ package org.snowkey.keygen.lease;
 public interface WorkerLease extends AutoCloseable {
 
     /**
-     * The holding in force. Acquires one on first use, and again after a loss, waiting up to the acquire
+     * The grant in force. Acquires one on first use, and again after a loss, waiting up to the acquire
      * timeout of the backend.
      *
-     * @throws LeaseUnavailableException when no holding can be had; the message says why and where
+     * @throws LeaseUnavailableException when no grant can be had; the message says why and where
      */
     LeaseGrant currentGrant();
 
@@ -27,7 +27,7 @@ public interface WorkerLease extends AutoCloseable {
         return new LeaseStatus(describe(), null, -1, -1, -1, false, "no status reported by this lease", 0, 0);
     }
 
-    /** Releases the holding with the exact high-water mark. Idempotent; later calls to currentGrant fail. */
+    /** Releases the grant with the exact high-water mark. Idempotent; later calls to currentGrant fail. */
     @Override
     void close();
 }

@@ -200,7 +200,9 @@ final class Scope {
                 || mine.maxTimeCacheMillis() != theirs.maxTimeCacheMillis()) {
             throw new IllegalStateException("SnowKey scope " + key + " already runs with " + describe(mine)
                     + "; another key generator of the same scope asks for " + describe(theirs)
-                    + ". Key generators sharing a worker lease must share the layout: align the props or use another lease-pool");
+                    + ". Key generators sharing a worker id in one JVM must share these settings (a key generator ShardingSphere replaced at"
+                    + " run time keeps running until its data source closes): align the props, or give the other key generator its own"
+                    + " worker-id or lease-pool");
         }
     }
 

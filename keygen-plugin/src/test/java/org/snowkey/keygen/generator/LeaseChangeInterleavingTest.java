@@ -20,8 +20,8 @@ import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.testing.ManualClock;
 
 /**
- * A thread paused between reading the lease's grant and reading the stream's holding must never bring a stale
- * grant back, nor open a second live holding on the grant in force (issue 9, problem 1). The pause is placed
+ * A thread paused between reading the lease's grant and reading the stream's counter must never bring a stale
+ * grant back, nor open a second live counter on the grant in force (issue 9, problem 1). The pause is placed
  * exactly, with a lease that parks one chosen thread after it has read the grant.
  */
 class LeaseChangeInterleavingTest {
@@ -33,7 +33,7 @@ class LeaseChangeInterleavingTest {
 
     @Test
     @Timeout(60)
-    void aThreadHoldingAStaleGrantDoesNotOpenASecondHoldingOnTheNewGrant() throws Exception {
+    void aThreadHoldingAStaleGrantDoesNotOpenASecondCounterOnTheNewGrant() throws Exception {
         ManualClock manual = new ManualClock(T);
         Map<String, AtomicInteger> preciseReads = new ConcurrentHashMap<>();
         WallClock clock = new WallClock() {
@@ -54,11 +54,11 @@ class LeaseChangeInterleavingTest {
         stream.nextId();
         manual.advance(5);
 
-        // C reads the first grant and stops before it looks at the stream's holding.
+        // C reads the first grant and stops before it looks at the stream's counter.
         CompletableFuture<Long> stale = CompletableFuture.supplyAsync(stream::nextId, runnable -> new Thread(runnable, "stale").start());
         assertTrue(lease.paused.await(10, TimeUnit.SECONDS), "the stale thread reached the pause");
 
-        // The first grant is lost; a second is acquired. A burst runs its holding to the clock's edge.
+        // The first grant is lost; a second is acquired. A burst runs its counter to the clock's edge.
         first.revoke("lost in a test");
         LeaseGrant second = new LeaseGrant(2, T, LeaseGrant.UNBOUNDED, "worker id 2");
         lease.replace(second);
@@ -66,7 +66,7 @@ class LeaseChangeInterleavingTest {
         while (LAYOUT.decode(lastOfBurst).sequence() != LAYOUT.idsPerMillisecond() - 1) {
             lastOfBurst = stream.nextId();
         }
-        // B needs the next millisecond and waits for it inside the holding.
+        // B needs the next millisecond and waits for it inside the counter.
         CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(stream::nextId, runnable -> new Thread(runnable, "waiter").start());
         awaitPreciseReads(preciseReads, "waiter");
         // C resumes with the stale grant and also comes to wait for the next millisecond; then the clock moves on.
@@ -107,7 +107,7 @@ class LeaseChangeInterleavingTest {
         assertEquals(2, stream.idsIssued());
     }
 
-    /** A thread that keeps reading the precise clock is waiting for the next millisecond inside a holding. */
+    /** A thread that keeps reading the precise clock is waiting for the next millisecond inside a grant counter. */
     private static void awaitPreciseReads(final Map<String, AtomicInteger> preciseReads, final String thread) {
         while (preciseReads.getOrDefault(thread, new AtomicInteger()).get() < 10) {
             Thread.onSpinWait();

@@ -251,7 +251,7 @@ class SequenceStreamTest {
     }
 
     @Test
-    void aNewHoldingContinuesAboveItsFloorAndAboveEverythingIssuedBefore() {
+    void aNewGrantContinuesAboveItsFloorAndAboveEverythingIssuedBefore() {
         ManualClock clock = new ManualClock(T);
         SwitchableLease lease = lease(8, T, LeaseGrant.UNBOUNDED);
         SequenceStream stream = generator(clock, lease, 10, 10_000).stream("t");
@@ -259,7 +259,7 @@ class SequenceStreamTest {
         clock.advance(20);
         long before = stream.nextIds(5_000).id(4_999);
         lease.grant().revoke("lost in a test");
-        assertThrows(LeaseUnavailableException.class, stream::nextId, "a revoked holding issues nothing");
+        assertThrows(LeaseUnavailableException.class, stream::nextId, "a revoked grant issues nothing");
         clock.advance(50);
         lease.replace(new LeaseGrant(3, T + 20, LeaseGrant.UNBOUNDED, "worker id 3"));
         long after = stream.nextId();
@@ -301,7 +301,7 @@ class SequenceStreamTest {
     }
 
     @Test
-    void aHoldingWhoseFloorLiesFurtherAheadThanTheToleranceFailsAtOnceSayingWhy() {
+    void aGrantWhoseFloorLiesFurtherAheadThanTheToleranceFailsAtOnceSayingWhy() {
         // Issue 9 problem 6: the predecessor's clock ran 3 s ahead of ours; the first insert blocked for the whole gap.
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
         SwitchableLease lease = lease(4, T + 3_000, LeaseGrant.UNBOUNDED);
@@ -314,7 +314,7 @@ class SequenceStreamTest {
     }
 
     @Test
-    void aHoldingWhoseFloorLiesAheadWithinTheToleranceWaitsForIt() {
+    void aGrantWhoseFloorLiesAheadWithinTheToleranceWaitsForIt() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
         SwitchableLease lease = lease(4, T + 8, LeaseGrant.UNBOUNDED);
         SequenceStream stream = generator(clock, lease, 10, 10_000).stream("t");

@@ -28,9 +28,9 @@ import org.snowkey.keygen.testing.SwitchableLease;
  * execution in which an id came out twice.
  *
  * <p>The layout has 2 ids per millisecond, so bursts reach the clock's edge within a few operations, and the clock
- * only moves when an operation ticks it or a stream waits for it: every race between a stream's holding, the
+ * only moves when an operation ticks it or a stream waits for it: every race between a stream's counter, the
  * lease's grant and the clock is a few steps deep. The custom scenario is the interleaving behind issue 9 problem 1 (a thread paused between
- * reading the grant and reading the stream's holding); the random scenarios look for others.
+ * reading the grant and reading the stream's counter); the random scenarios look for others.
  */
 public class SequenceStreamModelCheckTest {
 
@@ -93,7 +93,7 @@ public class SequenceStreamModelCheckTest {
 
     /**
      * The grant expires (revoked: issuing stops), and only afterwards is it sealed and released, as a registry lease
-     * gives back a holding it saw expire before it claims the same number again: threads that passed the revocation
+     * gives back a grant it saw expire before it claims the same number again: threads that passed the revocation
      * check before it must still be caught by the seal, below the successor's floor.
      */
     @Operation(nonParallelGroup = "lease")
@@ -121,8 +121,8 @@ public class SequenceStreamModelCheckTest {
     }
 
     @Test
-    void aThreadPausedBetweenGrantAndHoldingNeverIssuesADuplicate() {
-        // Issue 9 problem 1: C reads the first grant and pauses; the grant is lost, a burst runs the new holding to the
+    void aThreadPausedBetweenGrantAndCounterNeverIssuesADuplicate() {
+        // Issue 9 problem 1: C reads the first grant and pauses; the grant is lost, a burst runs the new grant to the
         // clock's edge, the clock ticks; C resumes with the stale grant while the burst's thread issues its next id.
         options().iterations(0).invocationsPerIteration(5_000 * scale())
                 .addCustomScenario(scenario -> {

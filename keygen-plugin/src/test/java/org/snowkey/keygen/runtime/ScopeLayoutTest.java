@@ -46,7 +46,7 @@ class ScopeLayoutTest {
         IllegalStateException failure = assertThrows(IllegalStateException.class, () -> runtime.generator(plan(prop, value), new Object()));
         assertTrue(failure.getMessage().contains("already runs with IdLayout[worker-id-bits=13"), failure.getMessage());
         assertTrue(failure.getMessage().contains(named), failure.getMessage());
-        assertTrue(failure.getMessage().contains("must share the layout"), failure.getMessage());
+        assertTrue(failure.getMessage().contains("must share these settings"), failure.getMessage());
     }
 
     @ParameterizedTest

@@ -84,7 +84,7 @@ class ImprovedSnowflakeConfigurationTest {
         ImprovedSnowflakeKeyGenerateAlgorithm second = new ImprovedSnowflakeKeyGenerateAlgorithm();
         second.init(props("worker-id", "33", "sequence-low-bits", "3"));
         IllegalStateException failure = assertThrows(IllegalStateException.class, second::boundGenerator);
-        assertTrue(failure.getMessage().contains("must share the layout"), failure.getMessage());
+        assertTrue(failure.getMessage().contains("must share these settings"), failure.getMessage());
     }
 
     @Test

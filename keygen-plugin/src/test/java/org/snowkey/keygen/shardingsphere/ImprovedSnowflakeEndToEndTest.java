@@ -115,7 +115,7 @@ class ImprovedSnowflakeEndToEndTest {
         long after = insertOne(second);
         ((AutoCloseable) second).close();
         assertTrue(IdLayout.defaults().decode(after).logicalTimestamp() > IdLayout.defaults().decode(before).logicalTimestamp(),
-                "the next holding of worker id 26 starts above the released high-water mark");
+                "the next grant of worker id 26 starts above the released high-water mark");
     }
 
     /**
