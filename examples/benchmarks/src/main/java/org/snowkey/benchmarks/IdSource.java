@@ -175,28 +175,13 @@ public abstract class IdSource implements AutoCloseable {
         return new SnowKeySpi(workerIdBits, extraProps, ownsRuntime);
     }
 
-    static final class SnowKeySpi extends IdSource {
+    /** A ShardingSphere 5.5 key generator, read as ShardingSphere reads it: {@code generateKeys(ctx, n)}, every key unboxed. */
+    abstract static class ShardingSphereAlgorithm extends IdSource {
 
-        private final KeyGenerateAlgorithm algorithm;
+        protected final KeyGenerateAlgorithm algorithm;
 
-        private final boolean ownsRuntime;
-
-        /**
-         * @param ownsRuntime true to start from (and end with) no generator in the JVM's runtime, so that the
-         *                    scope's generator is fresh; false to share the runtime with other contenders
-         */
-        SnowKeySpi(final int workerIdBits, final Properties extraProps, final boolean ownsRuntime) {
-            this.ownsRuntime = ownsRuntime;
-            if (ownsRuntime) {
-                // A fresh generator for the scope: the runtime shares one per scope in the JVM.
-                SnowKeyRuntime.get().closeAll();
-            }
-            Properties props = new Properties();
-            props.setProperty("worker-id", "0");
-            props.setProperty("worker-id-bits", String.valueOf(workerIdBits));
-            props.putAll(extraProps);
-            algorithm = new ImprovedSnowflakeKeyGenerateAlgorithm();
-            algorithm.init(props);
+        ShardingSphereAlgorithm(final KeyGenerateAlgorithm algorithm) {
+            this.algorithm = algorithm;
         }
 
         @Override
@@ -208,7 +193,29 @@ public abstract class IdSource implements AutoCloseable {
         public long nextIds(final int count) {
             return sum(algorithm.generateKeys(CONTEXT, count));
         }
+    }
 
+    static final class SnowKeySpi extends ShardingSphereAlgorithm {
+
+        private final boolean ownsRuntime;
+
+        /**
+         * @param ownsRuntime true to start from (and end with) no generator in the JVM's runtime, so that the
+         *                    scope's generator is fresh; false to share the runtime with other contenders
+         */
+        SnowKeySpi(final int workerIdBits, final Properties extraProps, final boolean ownsRuntime) {
+            super(new ImprovedSnowflakeKeyGenerateAlgorithm());
+            this.ownsRuntime = ownsRuntime;
+            if (ownsRuntime) {
+                // A fresh generator for the scope: the runtime shares one per scope in the JVM.
+                SnowKeyRuntime.get().closeAll();
+            }
+            Properties props = new Properties();
+            props.setProperty("worker-id", "0");
+            props.setProperty("worker-id-bits", String.valueOf(workerIdBits));
+            props.putAll(extraProps);
+            algorithm.init(props);
+        }
 
         @Override
         public void close() {
@@ -219,24 +226,12 @@ public abstract class IdSource implements AutoCloseable {
     }
 
     /** ShardingSphere 5.5.2 {@code SNOWFLAKE} with default props, no compute node context (worker id 0). */
-    static final class ShardingSphereSnowflake extends IdSource {
-
-        private final KeyGenerateAlgorithm algorithm = new SnowflakeKeyGenerateAlgorithm();
+    static final class ShardingSphereSnowflake extends ShardingSphereAlgorithm {
 
         ShardingSphereSnowflake() {
+            super(new SnowflakeKeyGenerateAlgorithm());
             algorithm.init(new Properties());
         }
-
-        @Override
-        public long nextId() {
-            return (Long) algorithm.generateKeys(CONTEXT, 1).iterator().next();
-        }
-
-        @Override
-        public long nextIds(final int count) {
-            return sum(algorithm.generateKeys(CONTEXT, count));
-        }
-
     }
 
     /**

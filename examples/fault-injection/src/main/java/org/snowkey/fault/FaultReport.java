@@ -28,7 +28,7 @@ public record FaultReport(FaultExperiment.Settings settings, long runMillis, Lis
         out.append(String.format(Locale.ROOT, "duplicates: %d%s%n", result.duplicates(), result.duplicates() == 0 ? "" : " e.g. " + result.duplicateSamples()));
         out.append(String.format(Locale.ROOT, "ids not strictly increasing within an incarnation: %d%s%n", result.orderViolations(),
                 result.orderViolations() == 0 ? "" : " e.g. " + result.orderSamples()));
-        out.append(String.format(Locale.ROOT, "worker-id hand-overs between incarnations: %d (%d without a logged grant); holdings overlapping: %d%s; "
+        out.append(String.format(Locale.ROOT, "worker-id hand-overs between incarnations: %d (%d without a logged grant); grants overlapping: %d%s; "
                 + "predecessor ids at or above the successor's floor: %d%s%n", result.handovers(), result.handoversWithoutGrant(), result.overlaps(),
                 result.overlaps() == 0 ? "" : " e.g. " + result.overlapSamples(), result.floorViolations(),
                 result.floorViolations() == 0 ? "" : " e.g. " + result.floorSamples()));

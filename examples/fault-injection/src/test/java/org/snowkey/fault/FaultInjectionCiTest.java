@@ -14,7 +14,7 @@ import org.snowkey.fault.FaultExperiment.FaultKind;
 
 /**
  * The CI profile of the experiment ({@link FaultInjection}): both scenarios, a minute or so of faults each. Asserts
- * behaviour only: no duplicate, order within each incarnation, no overlapping holdings, every kind of fault was
+ * behaviour only: no duplicate, order within each incarnation, no overlapping grants, every kind of fault was
  * injected, and every generator issued again after every fault before the run ended.
  */
 class FaultInjectionCiTest {
@@ -33,7 +33,7 @@ class FaultInjectionCiTest {
             assertTrue(result.ids() > 100_000, "ids were issued" + context);
             assertEquals(0, result.duplicates(), "duplicates " + result.duplicateSamples() + context);
             assertEquals(0, result.orderViolations(), "ids not increasing " + result.orderSamples() + context);
-            assertEquals(0, result.overlaps(), "overlapping holdings " + result.overlapSamples() + context);
+            assertEquals(0, result.overlaps(), "overlapping grants " + result.overlapSamples() + context);
             assertEquals(0, result.floorViolations(), "fenced holder at or above its successor's floor " + result.floorSamples() + context);
             assertTrue(result.handovers() > 0, "worker ids changed hands" + context);
             Set<FaultKind> injected = FaultExperiment.countByKind(report.faults()).keySet();

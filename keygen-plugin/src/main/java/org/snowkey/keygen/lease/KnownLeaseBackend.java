@@ -10,14 +10,11 @@ import java.util.Optional;
  */
 public enum KnownLeaseBackend {
 
-    ZOOKEEPER("zookeeper", "ZooKeeper", "org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProvider"),
+    ZOOKEEPER("zookeeper", "ZooKeeper", "org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProvider", "org.snowkey:snowkey-lease-zookeeper"),
 
-    JDBC("jdbc", "JDBC", "org.snowkey.lease.store.jdbc.JdbcLeaseProvider");
+    JDBC("jdbc", "JDBC", "org.snowkey.lease.store.jdbc.JdbcLeaseProvider", "org.snowkey:snowkey-lease-jdbc");
 
-    /**
-     * The artifact that brings both backends. The one place it is named in messages, so that a change of the
-     * packaging (a jar per backend) changes one line.
-     */
+    /** The artifact that brings both backends; with {@link #artifact()}, the only place messages take artifact names from. */
     public static final String ARTIFACT = "org.snowkey:snowkey-registry-adapter";
 
     private final String registry;
@@ -26,10 +23,18 @@ public enum KnownLeaseBackend {
 
     private final String providerClass;
 
-    KnownLeaseBackend(final String registry, final String displayName, final String providerClass) {
+    private final String artifact;
+
+    KnownLeaseBackend(final String registry, final String displayName, final String providerClass, final String artifact) {
         this.registry = registry;
         this.displayName = displayName;
         this.providerClass = providerClass;
+        this.artifact = artifact;
+    }
+
+    /** The artifact of this backend alone. */
+    public String artifact() {
+        return artifact;
     }
 
     /** The {@code lease-registry} value. */
@@ -69,7 +74,7 @@ public enum KnownLeaseBackend {
 
     /** Why this backend cannot be used here: "the JDBC lease backend (artifact ...) is not on the class path; ...". */
     public String notOnClassPath() {
-        return "the " + displayName + " lease backend (artifact " + ARTIFACT + ") is not on the class path; add it beside the SnowKey plugin "
-                + "(ShardingSphere-Proxy: into ext-lib; Spring Boot: the snowkey starter brings it)";
+        return "the " + displayName + " lease backend (artifact " + artifact + ", or " + ARTIFACT + " for both backends) is not on the class path; "
+                + "add it beside the SnowKey plugin (ShardingSphere-Proxy: into ext-lib with its libraries; Spring Boot: the snowkey starter brings it)";
     }
 }

@@ -143,9 +143,14 @@ public final class SnowKeyRuntime {
      * finds the key free opens a lease only after this one recorded its high-water mark.
      */
     private void finishClose(final Scope scope, final IdGenerator generator) {
-        closeQuietly(scope.key(), generator);
-        forget(scope);
-        scope.closed();
+        try {
+            closeQuietly(scope.key(), generator);
+        } finally {
+            // Even when the release throws an Error: a generation left in CLOSING would park every later join and
+            // close of the key for ever. The Error still reaches the caller.
+            forget(scope);
+            scope.closed();
+        }
     }
 
     private void forget(final Scope scope) {

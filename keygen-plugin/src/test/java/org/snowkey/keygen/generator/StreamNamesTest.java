@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
+
+import com.cedarsoftware.util.CaseInsensitiveMap;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.clock.WallClock;
@@ -30,6 +33,52 @@ class StreamNamesTest {
         }
     }
 
+    /**
+     * ShardingSphere 5.5 finds a logic table in a cedarsoftware {@code CaseInsensitiveMap} by the name as spelt in the
+     * INSERT (unquoted) and passes that spelling to the key generator. Whatever that map takes for one table must
+     * be one stream: {@code String.toLowerCase} folds a final capital sigma and a dotted capital I otherwise.
+     */
+    @Test
+    void namesShardingSphereTakesForOneTableAreOneStream() {
+        String[][] oneTable = {{"db.ΟΔΟΣ", "db.οδοσ"}, {"db.T_ORDER_İTEM", "db.t_order_item"}, {"db.ΚΑΣ_Σ", "db.κασ_σ"}};
+        for (String[] spellings : oneTable) {
+            Map<String, String> shardingSphereTables = new CaseInsensitiveMap<>();
+            shardingSphereTables.put(spellings[1], "the logic table");
+            assertEquals("the logic table", shardingSphereTables.get(spellings[0]), "ShardingSphere's own view: one table");
+            IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(42), WallClock.system(), 10, 10_000);
+            assertSame(generator.stream(spellings[1]), generator.stream(spellings[0]), spellings[0] + " and " + spellings[1]);
+            generator.close();
+        }
+    }
+
+    /** ShardingSphere passes the table of {@code INSERT INTO `t.x`} as {@code t.x}: quoted or not, one stream. */
+    @Test
+    void aQuotedNameWithADotIsTheStreamOfItsUnquotedSpelling() {
+        IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(43), WallClock.system(), 10, 10_000);
+        SequenceStream stream = generator.stream(streamNameShardingSpherePasses("db", "t.x"));
+        for (String each : new String[] {"db.`t.x`", "`db`.`t.x`", "\"db\".\"T.X\"", "[db].[t.x]", "`db.t.x`"}) {
+            assertSame(stream, generator.stream(each), each);
+        }
+        generator.close();
+    }
+
+    /** As KeyGeneratorBinding names the stream of an INSERT: database and table as ShardingSphere passes them. */
+    private static String streamNameShardingSpherePasses(final String database, final String table) {
+        return database + "." + table;
+    }
+
+    @Test
+    void everyNormalisedNameNormalisesToItself() {
+        // IdGenerator.stream looks a name up as given before it normalises it: that is only right for fixed points.
+        for (int codePoint = Character.MIN_CODE_POINT; codePoint <= Character.MAX_CODE_POINT; codePoint++) {
+            if (codePoint < Character.MIN_SURROGATE || codePoint > Character.MAX_SURROGATE) {
+                String name = "X" + new String(Character.toChars(codePoint)) + "X";
+                String once = StreamNames.normalise(name);
+                assertEquals(once, StreamNames.normalise(once), () -> "code point " + Integer.toHexString(name.codePointAt(1)));
+            }
+        }
+    }
+
     @Test
     void normalisingIsIdempotent() {
         for (String each : new String[] {"A.B", "`` A ``.b", "\"x\"", "[ [y] ]", "global"}) {
@@ -44,5 +93,7 @@ class StreamNamesTest {
         IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(41), WallClock.system(), 10, 10_000);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> generator.stream(" ")).getMessage().contains("needs a name"));
         assertThrows(IllegalArgumentException.class, () -> generator.stream(null));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> generator.stream("``")).getMessage().contains("needs a name"),
+                "a name of quotes only names nothing");
     }
 }

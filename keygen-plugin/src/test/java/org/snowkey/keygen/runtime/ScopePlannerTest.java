@@ -157,7 +157,8 @@ class ScopePlannerTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"jdbc, JDBC, jdbc-url, jdbc:postgresql://db/app", "zookeeper, ZooKeeper, zookeeper-server-lists, zk:2181"})
     void aRegistryWithoutItsBackendNamesTheArtifact(final String registry, final String backend, final String prop, final String value) {
-        String expected = "the " + backend + " lease backend (artifact " + KnownLeaseBackend.ARTIFACT + ") is not on the class path";
+        String expected = "the " + backend + " lease backend (artifact org.snowkey:snowkey-lease-" + registry
+                + ", or org.snowkey:snowkey-registry-adapter for both backends) is not on the class path";
         InvalidSettingException named = rejected(ScopePlanner.get(), props("lease-registry", registry, prop, value, registry + "-username", "u"));
         assertEquals("lease-registry", named.property());
         assertEquals(registry, named.shownValue());
@@ -181,7 +182,7 @@ class ScopePlannerTest {
         SnowKeySettings settings = ScopePlanner.get().parse(new Properties());
         InvalidSettingException failure = assertThrows(InvalidSettingException.class, () -> ScopePlanner.get().plan(settings, cluster("ZooKeeper", "zk:2181")));
         assertEquals("lease-registry", failure.property());
-        assertTrue(failure.allowed().contains("the ZooKeeper lease backend (artifact org.snowkey:snowkey-registry-adapter) is not on the class path"),
+        assertTrue(failure.allowed().contains("the ZooKeeper lease backend (artifact org.snowkey:snowkey-lease-zookeeper, or org.snowkey:snowkey-registry-adapter for both backends) is not on the class path"),
                 failure.allowed());
         assertTrue(failure.allowed().contains("Set lease-registry, or a worker-id unique to this instance"), failure.allowed());
     }

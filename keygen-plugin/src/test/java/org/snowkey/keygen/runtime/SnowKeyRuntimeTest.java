@@ -38,6 +38,26 @@ class SnowKeyRuntimeTest {
         assertThrows(LeaseUnavailableException.class, generator::nextId, "released with its last owner");
     }
 
+    /**
+     * An owner is a ShardingSphere context: each of its key generators joins with it, and it is released once, when the
+     * context is destroyed. Owners are a set, not a count: one release ends all of its joins, and a release of an owner
+     * that never joined changes nothing.
+     */
+    @Test
+    void anOwnerThatJoinedTwiceLeavesWithOneReleaseAndAStrangerLeavesNothing() {
+        Object context = new Object();
+        Object other = new Object();
+        IdGenerator generator = runtime.generator(staticPlan(43), context);
+        runtime.generator(staticPlan(43), context);
+        runtime.release(new Object());
+        generator.nextId();
+        runtime.generator(staticPlan(43), other);
+        runtime.release(context);
+        generator.nextId();
+        runtime.release(other);
+        assertThrows(LeaseUnavailableException.class, generator::nextId, "released when its owners, each once, had gone");
+    }
+
     @Test
     void theShutdownHookLeavesScopesThatTheirOwnerReleasesInItsOwnOrder() {
         Object springContext = new Object();

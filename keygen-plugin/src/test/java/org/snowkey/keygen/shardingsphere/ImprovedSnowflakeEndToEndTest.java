@@ -16,6 +16,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
@@ -115,6 +116,26 @@ class ImprovedSnowflakeEndToEndTest {
         ((AutoCloseable) second).close();
         assertTrue(IdLayout.defaults().decode(after).logicalTimestamp() > IdLayout.defaults().decode(before).logicalTimestamp(),
                 "the next grant of worker id 26 starts above the released high-water mark");
+    }
+
+    /**
+     * ShardingSphere finds a logic table by a case-insensitive map and passes the INSERT's own spelling to the key
+     * generator: {@code T_ORDER_İTEM} (a dotted capital I, which {@code String.toLowerCase} turns into two chars) is
+     * {@code t_order_item} to it, so it must be SnowKey's one stream of that table, not a second counter on the same
+     * worker id.
+     */
+    @Test
+    void everySpellingShardingSphereRoutesToOneTableDrawsFromOneStream() throws Exception {
+        ShardingSphereFixture fixture = new ShardingSphereFixture(directory, Map.of("worker-id", "27"));
+        try (Connection connection = fixture.connect();
+             Statement statement = connection.createStatement()) {
+            statement.executeUpdate("INSERT INTO t_order_item (user_id, note) VALUES (1, 'plain')");
+            statement.executeUpdate("INSERT INTO T_ORDER_\u0130TEM (user_id, note) VALUES (1, 'dotted capital I')");
+            statement.executeUpdate("INSERT INTO `T_Order_Item` (user_id, note) VALUES (1, 'quoted')");
+        }
+        assertEquals(3, fixture.keys("t_order_item", "item_id").size(), "ShardingSphere took every spelling for the one logic table");
+        IdGenerator generator = SnowKeyRuntime.get().generators().stream().filter(each -> each.currentGrant().workerId() == 27).findFirst().orElseThrow();
+        assertEquals(1, generator.streams().size(), () -> "one table, one stream: " + generator.streams().keySet());
     }
 
     private static long insertOne(final javax.sql.DataSource dataSource) throws Exception {

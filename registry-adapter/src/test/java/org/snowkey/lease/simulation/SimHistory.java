@@ -13,8 +13,8 @@ import org.snowkey.lease.store.LeaseRecord;
  * Everything issued in one schedule, and the safety invariants checked against it and the store:
  * <ol>
  *   <li>no id of a stream is issued twice (across all instances and layouts);</li>
- *   <li>no holding issues a timestamp above the {@code reservedUntil} it made durable in the store;</li>
- *   <li>on each number, every id of a holding lies above every id of the holdings before it (lower fencing
+ *   <li>no grant issues a timestamp above the {@code reservedUntil} it made durable in the store;</li>
+ *   <li>on each number, every id of a grant lies above every id of the grants before it (lower fencing
  *       tokens), so a successor's first id is above everything its predecessor issued;</li>
  *   <li>no number is held by a record its live writer does not know it holds (a leaked claim), and a clean
  *       graceful release leaves the number released.</li>
@@ -55,7 +55,7 @@ final class SimHistory {
         long token = fencingToken(grant);
         long durable = store.durableReservation(workerId, token);
         if (timestamp > durable) {
-            throw new SimulationFailure("id " + id + " at " + timestamp + " issued by " + who + " above the reservation its holding made durable: "
+            throw new SimulationFailure("id " + id + " at " + timestamp + " issued by " + who + " above the reservation its grant made durable: "
                     + (durable == Long.MIN_VALUE ? "none" : Long.toString(durable)));
         }
         TreeMap<Long, long[]> ranges = rangesByNumber.computeIfAbsent(workerId, key -> new TreeMap<>());

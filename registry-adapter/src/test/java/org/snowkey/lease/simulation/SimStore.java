@@ -11,13 +11,13 @@ import org.snowkey.lease.store.StoredLease;
 /**
  * The registry of a simulated schedule: an in-memory, linearizable store of lease records, one per number. It
  * also keeps what the invariants need to know and no real store would: which incarnation wrote each record last,
- * and the highest {@code reservedUntil} each holding (number and fencing token) ever made durable.
+ * and the highest {@code reservedUntil} each grant (number and fencing token) ever made durable.
  */
 final class SimStore {
 
     private final Map<Integer, Entry> records = new TreeMap<>();
 
-    private final Map<HoldingKey, Long> durableReservations = new HashMap<>();
+    private final Map<GrantKey, Long> durableReservations = new HashMap<>();
 
     private long versions;
 
@@ -60,14 +60,14 @@ final class SimStore {
         long version = ++versions;
         records.put(record.workerId(), new Entry(record, version, writer));
         if (record.state() == LeaseRecord.State.HELD) {
-            durableReservations.merge(holdingKey(record.workerId(), record.fencingToken()), record.reservedUntil(), Math::max);
+            durableReservations.merge(grantKey(record.workerId(), record.fencingToken()), record.reservedUntil(), Math::max);
         }
         return version;
     }
 
-    /** The highest reservation the holding of that number and token made durable, or {@code Long.MIN_VALUE}. */
+    /** The highest reservation the grant of that number and token made durable, or {@code Long.MIN_VALUE}. */
     long durableReservation(final int workerId, final long fencingToken) {
-        return durableReservations.getOrDefault(holdingKey(workerId, fencingToken), Long.MIN_VALUE);
+        return durableReservations.getOrDefault(grantKey(workerId, fencingToken), Long.MIN_VALUE);
     }
 
     /** The records as stored with their last writers, by number. */
@@ -75,12 +75,12 @@ final class SimStore {
         return records;
     }
 
-    private static HoldingKey holdingKey(final int workerId, final long fencingToken) {
-        return new HoldingKey(workerId, fencingToken);
+    private static GrantKey grantKey(final int workerId, final long fencingToken) {
+        return new GrantKey(workerId, fencingToken);
     }
 
-    /** One holding of a number: fencing tokens grow by random steps, too large to pack with the number into a long. */
-    private record HoldingKey(int workerId, long fencingToken) {
+    /** One grant of a number: fencing tokens grow by random steps, too large to pack with the number into a long. */
+    private record GrantKey(int workerId, long fencingToken) {
     }
 
     /** Who wrote a record: an instance id and its incarnation (a restart is a new incarnation). */

@@ -3,6 +3,7 @@ package org.snowkey.lease.store.jdbc;
 import org.junit.jupiter.api.BeforeEach;
 import org.snowkey.lease.AbstractLeaseProtocolContractTest;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.lease.testing.CuttableTcpProxy;
 
 /**
  * The registry-independent lease protocol contract on a database table. Every store of a test reaches the

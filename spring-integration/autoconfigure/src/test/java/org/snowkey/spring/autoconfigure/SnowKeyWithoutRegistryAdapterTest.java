@@ -13,8 +13,8 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * The auto-configuration on a class path without {@code snowkey-registry-adapter} (its classes hidden from the
- * context): a static worker id starts, and a registry asked for without its backend fails naming the artifact.
+ * The auto-configuration on a class path without the lease jars ({@code snowkey-registry-adapter}, {@code snowkey-lease-*}: their classes hidden
+ * from the context): a static worker id starts, and a registry asked for without its backend fails naming the artifact.
  */
 class SnowKeyWithoutRegistryAdapterTest {
 
@@ -61,7 +61,8 @@ class SnowKeyWithoutRegistryAdapterTest {
             FailureAnalysis analysis = new SnowKeyFailureAnalyzer().analyze(failure);
             assertThat(analysis).isNotNull();
             assertThat(analysis.getDescription()).startsWith("Invalid SnowKey property '" + property + "' = '")
-                    .contains("the " + backend + " lease backend (artifact " + KnownLeaseBackend.ARTIFACT + ") is not on the class path")
+                    .contains("the " + backend + " lease backend (artifact " + KnownLeaseBackend.valueOf(backend.toUpperCase(java.util.Locale.ROOT)).artifact() + ", or "
+                            + KnownLeaseBackend.ARTIFACT + " for both backends) is not on the class path")
                     .doesNotContain("unknown property");
             assertThat(analysis.getAction()).contains(property);
         });

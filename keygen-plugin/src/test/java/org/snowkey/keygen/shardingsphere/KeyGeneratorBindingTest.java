@@ -1,0 +1,51 @@
+package org.snowkey.keygen.shardingsphere;
+
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import java.util.Properties;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.generator.SequenceStream;
+import org.snowkey.keygen.lease.LeaseUnavailableException;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+
+/** The binding's stream caches across a rebind: a stream of the generator it left must never be handed out again. */
+class KeyGeneratorBindingTest {
+
+    @AfterEach
+    void closeAll() {
+        SnowKeyRuntime.get().closeAll();
+    }
+
+    @Test
+    void afterARebindEveryTableGetsItsStreamFromTheNewGenerator() {
+        Properties props = new Properties();
+        props.setProperty("worker-id", "28");
+        KeyGeneratorBinding binding = new KeyGeneratorBinding();
+        binding.init(props);
+        // The same String instances every time, as ShardingSphere passes them: the last-table shortcut is taken.
+        String database = "logic_db";
+        String table = "t_order";
+        Object firstContext = new Object();
+        binding.bind(Optional.empty(), firstContext);
+        SequenceStream first = binding.stream(database, table);
+        long lastOfFirst = first.nextId();
+        assertSame(first, binding.stream(database, table), "the shortcut serves a burst into one table");
+
+        SnowKeyRuntime.get().release(firstContext);
+        assertThrows(LeaseUnavailableException.class, first::nextId, "the first context's generation was released with it");
+        binding.bind(Optional.empty(), new Object());
+
+        SequenceStream next = binding.stream(database, table);
+        IdGenerator bound = binding.generator();
+        assertNotSame(first, next, "a stream of the released generator was handed out after the rebind");
+        assertSame(bound.stream("logic_db.t_order"), next, "the table's one stream in the generator now bound");
+        assertTrue(next.nextId() > lastOfFirst, "the next generation of worker id 28 continues above the released one");
+    }
+}

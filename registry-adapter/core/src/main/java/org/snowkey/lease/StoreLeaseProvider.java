@@ -1,0 +1,148 @@
+package org.snowkey.lease;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+import org.snowkey.keygen.config.LeaseTerms;
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseBackendSettings;
+import org.snowkey.keygen.lease.LeaseRequest;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.lease.PreparedLease;
+import org.snowkey.keygen.lease.WorkerLease;
+import org.snowkey.keygen.lease.WorkerLeaseProvider;
+import org.snowkey.lease.admin.StoreOperations;
+import org.snowkey.lease.store.LeaseStore;
+
+/**
+ * What every lease store's provider does the same way: check that the store's third-party libraries are present,
+ * take the shared lease props as the plugin parsed them ({@link LeaseTerms}), parse the store's own once at
+ * start-up, complete them from the mode without parsing again, and open a {@link LeasedWorkerLease} on the store. A
+ * store says only how its props are parsed and completed, what makes two leases the same scope, and how its
+ * {@link LeaseStore} is opened.
+ *
+ * @param <C> the store's props as parsed, before the mode is known
+ * @param <S> the store's settings, completed from the mode
+ */
+public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
+
+    private final String registry;
+
+    private final String storeArtifact;
+
+    private final Map<String, String> requiredClasses;
+
+    /**
+     * @param registry the {@code lease-registry} value
+     * @param storeArtifact the SnowKey artifact of the store, for the message when a library it needs is missing
+     * @param classThenArtifact pairs: a class of a third-party library the store needs, then the library's Maven
+     *        coordinates; checked in this order
+     */
+    protected StoreLeaseProvider(final String registry, final String storeArtifact, final String... classThenArtifact) {
+        this.registry = registry;
+        this.storeArtifact = storeArtifact;
+        Map<String, String> required = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < classThenArtifact.length; i += 2) {
+            required.put(classThenArtifact[i], classThenArtifact[i + 1]);
+        }
+        this.requiredClasses = Collections.unmodifiableMap(required);
+    }
+
+    @Override
+    public final String registry() {
+        return registry;
+    }
+
+    /** Parses the store's props once, at start-up (docs/design.md, "Settings"); a missing library fails here already. */
+    @Override
+    public final LeaseBackendSettings parse(final Properties props, final LeaseTerms terms) {
+        requireLibraries();
+        LeaseSettings lease = LeaseSettings.of(terms);
+        return new Parsed<>(this, lease, parseStore(new PropertyReader(props), lease));
+    }
+
+    @Override
+    public final PreparedLease prepare(final LeaseRequest request) {
+        requireLibraries();
+        Parsed<C> parsed = parsedByThis(request);
+        return new Prepared<>(this, parsed.lease(), complete(parsed.store(), request.clusterRegistry(), parsed.lease()), request.layout());
+    }
+
+    @SuppressWarnings("unchecked")
+    private Parsed<C> parsedByThis(final LeaseRequest request) {
+        Parsed<?> parsed = request.backend(Parsed.class);
+        if (parsed.provider() != this) {
+            throw new IllegalArgumentException("lease settings parsed by " + parsed.provider().registry + " handed to " + registry);
+        }
+        return (Parsed<C>) parsed;
+    }
+
+    /** Parses and validates the store's own props, before the mode is known; no I/O. */
+    protected abstract C parseStore(PropertyReader reader, LeaseSettings lease);
+
+    /** Completes the parsed props from ShardingSphere's Cluster mode, if the store takes anything from it; no I/O, no props read. */
+    protected abstract S complete(C parsed, Optional<ClusterRegistry> cluster, LeaseSettings lease);
+
+    /** What, besides the registry and the pool, makes two leases one scope (see {@link PreparedLease#scopeKey()}); never a secret. */
+    protected abstract String scopeOf(S store);
+
+    /** Opens the store; it may build a client but needs no connection yet. */
+    protected abstract LeaseStore openStore(S store);
+
+    /** How the operations tool ({@link org.snowkey.lease.admin.LeaseCli}) reaches this store. */
+    public abstract StoreOperations operations();
+
+    /**
+     * A store jar copied without its libraries (a ShardingSphere-Proxy {@code ext-lib/} without them in {@code lib/},
+     * a dependency excluded) would otherwise fail on the first connection with a {@link NoClassDefFoundError} naming
+     * a class; start-up (and the operations tool) names the missing artifact instead.
+     *
+     * @throws IllegalStateException naming the first missing library's artifact
+     */
+    public final void requireLibraries() {
+        ClassLoader loader = getClass().getClassLoader();
+        requiredClasses.forEach((className, artifact) -> {
+            try {
+                Class.forName(className, false, loader);
+            } catch (final ClassNotFoundException | LinkageError ex) {
+                throw new IllegalStateException("SnowKey lease-registry: " + registry + " needs " + artifact + " on the class path, and it is missing (class "
+                        + className + " not found). " + storeArtifact + " declares it as a dependency: add " + artifact
+                        + " (on ShardingSphere-Proxy, to ext-lib/ unless the Proxy's lib/ has it)", ex);
+            }
+        });
+    }
+
+    /** The store's props as {@link #parse} made them, with the provider that made them. */
+    private record Parsed<C>(StoreLeaseProvider<C, ?> provider, LeaseSettings lease, C store) implements LeaseBackendSettings {
+
+        /** The settings may hold credentials: the provider only. */
+        @Override
+        public String toString() {
+            return provider.getClass().getSimpleName() + ".Parsed[pool=" + lease.pool() + "]";
+        }
+    }
+
+    /** A validated lease, not yet connected. */
+    private record Prepared<S>(StoreLeaseProvider<?, S> provider, LeaseSettings lease, S store, IdLayout layout) implements PreparedLease {
+
+        @Override
+        public String scopeKey() {
+            return provider.registry + "|" + provider.scopeOf(store) + "|" + lease.pool();
+        }
+
+        @Override
+        public WorkerLease open() {
+            return new LeasedWorkerLease(provider.openStore(store), lease, layout, LeaseRuntimeOptions.defaults());
+        }
+
+        /** The scope only: the store settings may hold credentials. */
+        @Override
+        public String toString() {
+            return provider.getClass().getSimpleName() + ".Prepared[" + scopeKey() + "]";
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package org.snowkey.lease.admin;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.snowkey.lease.store.CorruptLeaseRecordException;
+import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.lease.store.StoredLease;
+
+/**
+ * Operator commands over any {@link LeaseStore}: list a pool, release a number by hand.
+ *
+ * <p>A manual release never endangers uniqueness: it keeps {@code reservedUntil}, so the next holder still starts
+ * above everything the old holder may have issued, and a still-running old holder loses its next renewal and
+ * stops issuing on the number. It only frees the number before its expiry.
+ */
+public final class LeaseAdmin {
+
+    /** The flag without which a manual release is refused. */
+    public static final String CONFIRM = "--yes-i-am-sure";
+
+    private final LeaseStore store;
+
+    private final PrintStream out;
+
+    public LeaseAdmin(final LeaseStore store, final PrintStream out) {
+        this.store = store;
+        this.out = out;
+    }
+
+    /** Prints worker id, state, owner, expiry, reservation and fencing token of every record of the pool. */
+    public void list(final String pool, final long nowMillis) {
+        LeaseStore.PoolListing listing = store.list(pool);
+        out.printf("pool '%s' in %s%n", pool, store.describe());
+        out.printf("%-8s %-9s %-40s %-26s %-26s %s%n", "WORKER", "STATE", "OWNER", "EXPIRES", "RESERVED-UNTIL", "FENCING");
+        for (Integer each : listing.usedWorkerIds()) {
+            StoredLease stored = listing.leases().get(each);
+            if (stored == null) {
+                CorruptLeaseRecordException corrupt = listing.corrupt().get(each);
+                out.printf("%-8d %-9s %s%n", each, "CORRUPT", corrupt.getMessage());
+                continue;
+            }
+            LeaseRecord record = stored.record();
+            out.printf("%-8d %-9s %-40s %-26s %-26s %d%n", each, stateOf(record, nowMillis), record.owner(), Instant.ofEpochMilli(record.expiresAt()),
+                    Instant.ofEpochMilli(record.reservedUntil()), record.fencingToken());
+        }
+        long held = listing.leases().values().stream().filter(each -> !each.record().isClaimable(nowMillis)).count();
+        out.printf("%d record(s), %d held, %d corrupt%n", listing.usedWorkerIds().size(), held, listing.corrupt().size());
+    }
+
+    /** HELD, EXPIRED (held but free to take over) or RELEASED. */
+    public static String stateOf(final LeaseRecord record, final long nowMillis) {
+        if (record.state() == LeaseRecord.State.RELEASED) {
+            return "RELEASED";
+        }
+        return record.isClaimable(nowMillis) ? "EXPIRED" : "HELD";
+    }
+
+    /**
+     * Marks a number RELEASED, keeping its reservation.
+     *
+     * @return true when released; false when there was nothing to release or the record changed meanwhile
+     * @throws CorruptLeaseRecordException when the record cannot be parsed: it is never released blindly
+     */
+    public boolean release(final String pool, final int workerId) {
+        Optional<StoredLease> stored = store.read(pool, workerId);
+        if (stored.isEmpty()) {
+            out.printf("worker id %d of pool '%s' has no record: nothing to release%n", workerId, pool);
+            return false;
+        }
+        LeaseRecord record = stored.get().record();
+        if (record.state() == LeaseRecord.State.RELEASED) {
+            out.printf("worker id %d of pool '%s' is already released%n", workerId, pool);
+            return false;
+        }
+        // Without a layout: a manual release is also how an operator clears the layout a refused instance left behind
+        // (registry-adapter/docs/lease-safety.md); the pool's other records still carry its layout.
+        LeaseRecord released = new LeaseRecord(record.pool(), record.workerId(), record.owner(), record.fencingToken(), record.expiresAt(),
+                record.reservedUntil(), LeaseRecord.State.RELEASED);
+        if (store.compareAndSet(released, stored.get().storeVersion()).isEmpty()) {
+            out.printf("worker id %d of pool '%s' changed while releasing it (renewed or taken over); list the pool and try again%n", workerId, pool);
+            return false;
+        }
+        out.printf("released worker id %d of pool '%s' (held by %s, expiring %s). The next holder starts after %s; if %s still runs, it stops "
+                + "issuing on this number at its next renewal.%n", workerId, pool, record.owner(), Instant.ofEpochMilli(record.expiresAt()),
+                Instant.ofEpochMilli(record.reservedUntil()), record.owner());
+        return true;
+    }
+
+    /**
+     * Runs the command words of an operations tool: {@code list}, or {@code release <workerId>} which needs
+     * {@link #CONFIRM}. Registry errors print their message.
+     *
+     * @return the exit code: 0 done, 1 failed, 2 usage
+     */
+    public int execute(final Arguments parsed, final String pool, final String usage, final PrintStream err) {
+        try {
+            if ("list".equals(parsed.words().get(0))) {
+                list(pool, System.currentTimeMillis());
+                return 0;
+            }
+            return release(parsed, pool, usage, err);
+        } catch (final IllegalStateException ex) {
+            // Registry unreachable, corrupt record, no permission: the message says which.
+            err.println(ex.getMessage());
+            return 1;
+        }
+    }
+
+    private int release(final Arguments parsed, final String pool, final String usage, final PrintStream err) {
+        if (parsed.words().size() != 2) {
+            err.println(usage);
+            return 2;
+        }
+        int workerId;
+        try {
+            workerId = Integer.parseInt(parsed.words().get(1));
+        } catch (final NumberFormatException ex) {
+            err.println("worker id '" + parsed.words().get(1) + "' is not a number");
+            return 2;
+        }
+        if (!parsed.flags().contains(CONFIRM)) {
+            err.println("refusing to release worker id " + workerId + " of pool '" + pool + "' without " + CONFIRM + ". Releasing frees the number before "
+                    + "its expiry; its reservation is kept, so ids stay unique, and a holder that still runs stops issuing on it.");
+            return 2;
+        }
+        return release(pool, workerId) ? 0 : 1;
+    }
+
+    /** A command line: {@code --name value} options, flags (options without a value) and bare words. The one parser of the operations tool. */
+    public record Arguments(Map<String, String> options, List<String> words, Set<String> flags) {
+
+        /** Parses {@code --name value} pairs, the given flags and bare words. */
+        public static Arguments parse(final String[] args, final Set<String> flagNames) {
+            Map<String, String> options = new LinkedHashMap<>();
+            List<String> words = new ArrayList<>();
+            Set<String> flags = new HashSet<>();
+            for (int i = 0; i < args.length; i++) {
+                String each = args[i];
+                if (flagNames.contains(each)) {
+                    flags.add(each);
+                } else if (each.startsWith("--")) {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException("option " + each + " needs a value");
+                    }
+                    options.put(each, args[++i]);
+                } else {
+                    words.add(each);
+                }
+            }
+            return new Arguments(options, words, flags);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package org.snowkey.lease.admin;
+
+import java.io.PrintStream;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.lease.LeaseSettings;
+import org.snowkey.lease.store.LeaseStore;
+
+/**
+ * What {@link LeaseCli} needs from one store: which options name which of its props, its secret, how to open it for
+ * an operator, and any command of its own. A store's provider ({@link org.snowkey.lease.StoreLeaseProvider}) gives it.
+ */
+public interface StoreOperations {
+
+    /** Command-line options of this store to the props they set, e.g. {@code --url} to {@code jdbc-url}, in usage order. */
+    Map<String, String> options();
+
+    /** Options in the order given: {@code optionThenProp} holds pairs of an option and the prop it sets. */
+    static Map<String, String> optionsInOrder(final String... optionThenProp) {
+        Map<String, String> result = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < optionThenProp.length; i += 2) {
+            result.put(optionThenProp[i], optionThenProp[i + 1]);
+        }
+        return Collections.unmodifiableMap(result);
+    }
+
+    /** The store's secret; it is taken from the environment or a file only. */
+    Secret secret();
+
+    /** A message when an option's value carries a secret (a password inside a URL); empty when none does. */
+    default Optional<String> secretIn(final Map<String, String> options) {
+        return Optional.empty();
+    }
+
+    /** Opens the store for one operator command: every wait bounded by {@code timeoutMillis}, nothing created. */
+    LeaseStore open(PropertyReader reader, LeaseSettings lease, long timeoutMillis);
+
+    /** Commands besides {@code list} and {@code release}, by name. */
+    default Map<String, Command> commands() {
+        return Map.of();
+    }
+
+    /**
+     * A store's secret: {@code --<option>-env NAME} and {@code --<option>-file PATH} give it, {@code --<option>} is
+     * refused, and without either it is read from {@code defaultEnvironmentVariable}.
+     *
+     * @param option the option word, e.g. {@code password}
+     * @param prop the prop it sets
+     * @param defaultEnvironmentVariable the variable read when neither option is given
+     * @param form what the secret looks like, for messages (e.g. {@code user:password})
+     */
+    record Secret(String option, String prop, String defaultEnvironmentVariable, String form) {
+    }
+
+    /** A command of one store. */
+    interface Command {
+
+        /** The command as the usage line shows it, e.g. {@code repair-acl --yes-i-am-sure}. */
+        String usage();
+
+        /** Runs it; returns the exit status (0 done, 1 failed, 2 usage or missing confirmation). */
+        int run(LeaseStore store, LeaseSettings lease, LeaseAdmin.Arguments parsed, PrintStream out, PrintStream err);
+    }
+}

@@ -1,0 +1,81 @@
+package org.snowkey.lease.store.jdbc;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.PropertyNames;
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.lease.PreparedLease;
+import org.snowkey.lease.LeaseSettings;
+import org.snowkey.lease.LeasedWorkerLease;
+import org.snowkey.lease.StoreLeaseProvider;
+import org.snowkey.lease.admin.StoreOperations;
+import org.snowkey.lease.store.LeaseStore;
+
+/**
+ * {@code lease-registry: jdbc}: worker ids leased through a table of a database the application already runs,
+ * for Standalone-mode deployments without ZooKeeper. Same protocol as every registry ({@link LeasedWorkerLease});
+ * {@link #parse} only validates, {@link PreparedLease#open()} builds the (not yet connected) pool, and the first
+ * grant request connects and acquires.
+ */
+public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSettings, JdbcStoreSettings> {
+
+    public static final String REGISTRY = "jdbc";
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcLeaseProvider.class);
+
+    public JdbcLeaseProvider() {
+        super(REGISTRY, "org.snowkey:snowkey-lease-jdbc", "com.zaxxer.hikari.HikariDataSource", "com.zaxxer:HikariCP");
+    }
+
+    @Override
+    public Set<String> propertyNames() {
+        return JdbcLeaseProps.NAMES;
+    }
+
+    @Override
+    protected JdbcStoreSettings parseStore(final PropertyReader reader, final LeaseSettings lease) {
+        return JdbcLeaseProps.parse(reader, lease);
+    }
+
+    /** The mode adds nothing to the JDBC props. */
+    @Override
+    protected JdbcStoreSettings complete(final JdbcStoreSettings parsed, final Optional<ClusterRegistry> cluster, final LeaseSettings lease) {
+        return parsed;
+    }
+
+    /** The URL without credentials: the same table reached with other credentials is the same scope. */
+    @Override
+    protected String scopeOf(final JdbcStoreSettings store) {
+        return store.safeUrl() + "|" + store.table().value();
+    }
+
+    @Override
+    public StoreOperations operations() {
+        return new JdbcStoreOperations();
+    }
+
+    @Override
+    protected LeaseStore openStore(final JdbcStoreSettings store) {
+        processLocalWarning(store.url()).ifPresent(warning -> LOG.warn(warning));
+        return new JdbcLeaseStore(store);
+    }
+
+    /**
+     * A database that lives inside this process (H2, HSQLDB or Derby in memory, SQLite in memory) leases nothing
+     * across processes: every process sees its own empty table and takes worker id 0. Fine for a test, a duplicate
+     * factory in production, so it is said once at start-up.
+     */
+    static Optional<String> processLocalWarning(final String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        boolean local = lower.startsWith("jdbc:h2:mem:") || lower.startsWith("jdbc:hsqldb:mem:") || lower.startsWith("jdbc:derby:memory:")
+                || lower.startsWith("jdbc:sqlite::memory:") || lower.startsWith("jdbc:sqlite:file::memory:");
+        return local ? Optional.of("SnowKey leases worker ids in " + JdbcUrls.withoutCredentials(url) + ", an in-memory database of this process: it leases "
+                + "nothing across processes, and every other process using the same URL gets the same worker ids. Use a shared database server for "
+                + PropertyNames.LEASE_REGISTRY + " = jdbc") : Optional.empty();
+    }
+}

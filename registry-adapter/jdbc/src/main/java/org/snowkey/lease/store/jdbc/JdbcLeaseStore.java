@@ -1,0 +1,382 @@
+package org.snowkey.lease.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.Redactor;
+import org.snowkey.lease.store.CorruptLeaseRecordException;
+import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.lease.store.LeaseStoreUnavailableException;
+import org.snowkey.lease.store.StoredLease;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+/**
+ * Lease records in a database table, one row per (pool, worker id), reached through a small HikariCP pool.
+ *
+ * <p>Atomicity comes from single statements in auto-commit mode: a compare-and-set is
+ * {@code UPDATE ... WHERE pool = ? AND worker_id = ? AND version = ?} and wins exactly when the update count is
+ * 1; a create is an INSERT that loses on the primary key. No transaction spans two statements, so no lock is
+ * ever held across a network round trip and every database with row-level atomic updates behaves the same.
+ *
+ * <p>The table is created on first use when missing (see {@link JdbcLeaseSchema}); nothing connects before
+ * the first call, so constructing a store never fails on an unreachable database.
+ */
+public final class JdbcLeaseStore implements LeaseStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcLeaseStore.class);
+
+    /**
+     * Versions of a freshly created row start at the creation time shifted left by 20 bits, not at 1: if an
+     * operator deletes a row and it is created again, a holder still carrying a version of the old row can
+     * never match a version of the new one (a row would need a million writes per millisecond of its life to
+     * catch up). This only guards compare-and-set against the deleted-and-recreated case; uniqueness of ids
+     * never depends on it.
+     */
+    private static final int VERSION_TIME_SHIFT = 20;
+
+    /** Some drivers abort a connection whose network timeout expired on this executor; the work is tiny. */
+    private static final Executor NETWORK_TIMEOUT_EXECUTOR = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "snowkey-jdbc-network-timeout");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private final JdbcStoreSettings settings;
+
+    private final Redactor redactor;
+
+    private final HikariDataSource dataSource;
+
+    private final int timeoutSeconds;
+
+    private final String table;
+
+    private final int networkTimeoutMillis;
+
+    private volatile boolean tableReady;
+
+    /** False for a table of an older SnowKey that could not be given the layout column: layouts are then neither stored nor checked. */
+    private volatile boolean layoutColumn = true;
+
+    public JdbcLeaseStore(final JdbcStoreSettings settings) {
+        this.settings = settings;
+        this.redactor = settings.redactor();
+        this.table = settings.table().value();
+        this.timeoutSeconds = (int) Math.min(Integer.MAX_VALUE, DriverTimeouts.wholeSeconds(settings.timeoutMillis()));
+        // Above the statement timeout: a slow statement is ended by the database first, a silent network by this.
+        this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, 2L * settings.timeoutMillis());
+        this.dataSource = openPool(settings, redactor);
+    }
+
+    /**
+     * The driver is resolved when the pool is built (no connection yet); a missing driver fails here, cleaned. The
+     * pool gets a data source that keeps the URL and the credentials to itself (see {@link RedactingDriverDataSource}).
+     */
+    private static HikariDataSource openPool(final JdbcStoreSettings settings, final Redactor redactor) {
+        try {
+            return new HikariDataSource(poolConfig(settings, new RedactingDriverDataSource(settings, redactor)));
+        } catch (final SQLException | RuntimeException ex) {
+            throw new LeaseStoreUnavailableException("SnowKey cannot open a connection pool for " + settings.safeUrl() + " (is its JDBC driver on the classpath?): "
+                    + redactor.messages(ex), redactor.clean(ex));
+        }
+    }
+
+    private static HikariConfig poolConfig(final JdbcStoreSettings settings, final RedactingDriverDataSource connections) {
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(connections);
+        // Named after the table, never the URL: HikariCP prints the pool name in every log line.
+        config.setPoolName("snowkey-lease-" + settings.table().value());
+        // One connection renews while another acquires or lists; the lease table needs no more.
+        config.setMaximumPoolSize(2);
+        // No idle connection is kept warm, so an unreachable database produces no background retries or log noise.
+        config.setMinimumIdle(0);
+        config.setConnectionTimeout(settings.timeoutMillis());
+        config.setValidationTimeout(Math.max(JdbcStoreSettings.MIN_TIMEOUT_MILLIS, settings.timeoutMillis() / 2));
+        // Do not connect in the constructor: start-up retries belong to the lease protocol's acquire timeout.
+        config.setInitializationFailTimeout(-1L);
+        config.setAutoCommit(true);
+        return config;
+    }
+
+    @Override
+    public String describe() {
+        return "jdbc " + settings.safeUrl() + " table " + table;
+    }
+
+    @Override
+    public String locationOf(final String pool, final int workerId) {
+        return "row (pool='" + pool + "', worker_id=" + workerId + ") of table " + table + " in " + settings.safeUrl();
+    }
+
+    @Override
+    public Optional<StoredLease> read(final String pool, final int workerId) {
+        return withConnection("read " + locationOf(pool, workerId), connection -> {
+            try (PreparedStatement select = prepare(connection, "SELECT " + columns() + " FROM " + table + " WHERE pool = ? AND worker_id = ?")) {
+                select.setString(1, pool);
+                select.setInt(2, workerId);
+                try (ResultSet row = select.executeQuery()) {
+                    return row.next() ? Optional.of(LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn)) : Optional.<StoredLease>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public PoolListing list(final String pool) {
+        return withConnection("list pool '" + pool + "' of table " + table + " in " + settings.safeUrl(), connection -> {
+            Map<Integer, StoredLease> leases = new TreeMap<>();
+            Map<Integer, CorruptLeaseRecordException> corrupt = new TreeMap<>();
+            try (PreparedStatement select = prepare(connection, "SELECT " + columns() + " FROM " + table + " WHERE pool = ? ORDER BY worker_id")) {
+                select.setString(1, pool);
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        // worker_id is the primary key column and typed INT by our DDL; a hand-made table with a text
+                        // column holding garbage cannot be attributed to a number, so it fails the whole listing.
+                        int workerId = workerIdOf(row, pool);
+                        try {
+                            leases.put(workerId, LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn));
+                        } catch (final CorruptLeaseRecordException ex) {
+                            corrupt.put(workerId, ex);
+                        }
+                    }
+                }
+            }
+            // TreeMaps keep the listing in worker id order, which scans and the operations listing rely on.
+            return new PoolListing(Collections.unmodifiableMap(leases), Collections.unmodifiableMap(corrupt));
+        });
+    }
+
+    private int workerIdOf(final ResultSet row, final String pool) throws SQLException {
+        String text = row.getString(2);
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (final NumberFormatException | NullPointerException ex) {
+            throw new CorruptLeaseRecordException("a row of pool '" + pool + "' in table " + table + " in " + settings.safeUrl(), LeaseRowReader.content(row, layoutColumn), ex);
+        }
+    }
+
+    @Override
+    public Optional<Long> create(final LeaseRecord record) {
+        check(record);
+        long version = Math.max(1L, System.currentTimeMillis()) << VERSION_TIME_SHIFT;
+        return withConnection("create " + locationOf(record.pool(), record.workerId()), connection -> {
+            try (PreparedStatement insert = prepare(connection, "INSERT INTO " + table + " (" + columns() + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?"
+                    + (layoutColumn ? ", ?" : "") + ")")) {
+                insert.setString(1, record.pool());
+                insert.setInt(2, record.workerId());
+                bindWritten(insert, 2, record, version);
+                insert.executeUpdate();
+                return Optional.of(version);
+            } catch (final SQLException ex) {
+                // Lost the race for the primary key: another process created the row first. Any other constraint
+                // failure (a value too long for its column, say) is an error, so the row's presence is checked.
+                if (isConstraintViolation(ex) && rowExists(connection, record.pool(), record.workerId())) {
+                    return Optional.<Long>empty();
+                }
+                throw ex;
+            }
+        });
+    }
+
+    @Override
+    public Optional<Long> compareAndSet(final LeaseRecord record, final long expectedStoreVersion) {
+        check(record);
+        long version = expectedStoreVersion + 1;
+        return withConnection("update " + locationOf(record.pool(), record.workerId()), connection -> {
+            try (PreparedStatement update = prepare(connection, "UPDATE " + table
+                    + " SET owner = ?, version = ?, fencing_token = ?, expires_at = ?, reserved_until = ?, state = ?" + (layoutColumn ? ", id_layout = ?" : "")
+                    + " WHERE pool = ? AND worker_id = ? AND version = ?")) {
+                int column = bindWritten(update, 0, record, version);
+                update.setString(++column, record.pool());
+                update.setInt(++column, record.workerId());
+                update.setLong(++column, expectedStoreVersion);
+                return update.executeUpdate() == 1 ? Optional.of(version) : Optional.<Long>empty();
+            }
+        });
+    }
+
+    @Override
+    public boolean delete(final String pool, final int workerId, final long expectedStoreVersion) {
+        return withConnection("delete " + locationOf(pool, workerId), connection -> {
+            try (PreparedStatement delete = prepare(connection, "DELETE FROM " + table + " WHERE pool = ? AND worker_id = ? AND version = ?")) {
+                delete.setString(1, pool);
+                delete.setInt(2, workerId);
+                delete.setLong(3, expectedStoreVersion);
+                return delete.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcLeaseStore[" + describe() + "]";
+    }
+
+    /**
+     * Binds what a write sets, in the order of {@link #columns()} after pool and worker_id (which the INSERT binds
+     * before and the UPDATE's WHERE after): owner, version, fencing token, expiry, reservation, state and, where the
+     * table has it, the layout.
+     *
+     * @return the index of the last parameter bound
+     */
+    private int bindWritten(final PreparedStatement statement, final int before, final LeaseRecord record, final long version) throws SQLException {
+        int column = before;
+        statement.setString(++column, record.owner());
+        statement.setLong(++column, version);
+        statement.setLong(++column, record.fencingToken());
+        statement.setLong(++column, record.expiresAt());
+        statement.setLong(++column, record.reservedUntil());
+        statement.setString(++column, record.state().name());
+        if (layoutColumn) {
+            statement.setString(++column, record.layoutText());
+        }
+        return column;
+    }
+
+    /** Refuses to write what {@link LeaseRowReader} would later report as corrupt. */
+    private static void check(final LeaseRecord record) {
+        if (record.owner() == null || record.owner().isBlank() || record.pool() == null || record.pool().isBlank() || record.workerId() < 0
+                || record.fencingToken() < 0 || record.fencingToken() > LeaseRowReader.MAX_COUNTER || record.expiresAt() < 0
+                || record.expiresAt() > LeaseRowReader.MAX_TIME_MILLIS || record.reservedUntil() < 0 || record.reservedUntil() > LeaseRowReader.MAX_TIME_MILLIS
+                || record.state() == null) {
+            throw new IllegalArgumentException("SnowKey refuses to store an invalid lease record: " + record);
+        }
+    }
+
+    private boolean rowExists(final Connection connection, final String pool, final int workerId) throws SQLException {
+        try (PreparedStatement select = prepare(connection, "SELECT 1 FROM " + table + " WHERE pool = ? AND worker_id = ?")) {
+            select.setString(1, pool);
+            select.setInt(2, workerId);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    private static boolean isConstraintViolation(final SQLException ex) {
+        return ex instanceof SQLIntegrityConstraintViolationException || ex.getSQLState() != null && ex.getSQLState().startsWith("23");
+    }
+
+    private PreparedStatement prepare(final Connection connection, final String sql) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        statement.setQueryTimeout(timeoutSeconds);
+        return statement;
+    }
+
+    private <T> T withConnection(final String action, final SqlWork<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            limitNetworkWaits(connection);
+            try {
+                if (!tableReady) {
+                    ensureTable(connection);
+                }
+                return work.run(connection);
+            } catch (final SQLException ex) {
+                // The pool hands a connection used in the last half second out again without testing it, and not every
+                // driver's broken-connection error is one HikariCP recognises (H2's "session closed"): a connection whose
+                // statement failed is not reused, or a lease could keep failing on a dead one after the database is back.
+                dataSource.evictConnection(connection);
+                throw ex;
+            }
+        } catch (final SQLException ex) {
+            throw new LeaseStoreUnavailableException("SnowKey could not " + action + ": " + redactor.messages(ex), redactor.clean(ex));
+        }
+    }
+
+    /**
+     * Bounds every socket read of this borrowing (JDBC's network timeout; HikariCP restores the pool's value when
+     * the connection returns). {@link DriverTimeouts} sets the same through the properties of the drivers SnowKey
+     * knows, including connection set-up; this standard call covers the drivers it does not know.
+     */
+    private void limitNetworkWaits(final Connection connection) throws SQLException {
+        try {
+            connection.setNetworkTimeout(NETWORK_TIMEOUT_EXECUTOR, networkTimeoutMillis);
+        } catch (final SQLFeatureNotSupportedException ex) {
+            // Embedded databases (H2 in memory) have no network to wait on.
+        }
+    }
+
+    private void ensureTable(final Connection connection) throws SQLException {
+        synchronized (this) {
+            if (tableReady) {
+                return;
+            }
+            if (!JdbcLeaseSchema.exists(connection, settings.table(), timeoutSeconds)) {
+                if (!settings.createTable()) {
+                    throw new SQLException("table " + table + " does not exist (or cannot be read) and jdbc-create-table is false; create it with:\n"
+                            + JdbcLeaseSchema.ddl(settings.table()));
+                }
+                try {
+                    JdbcLeaseSchema.create(connection, settings.table(), timeoutSeconds);
+                    LOG.info("SnowKey created lease table {} in {}", table, settings.safeUrl());
+                } catch (final SQLException ex) {
+                    // A concurrent first start may have created it a moment ago (PostgreSQL fails the loser of the race).
+                    if (!JdbcLeaseSchema.exists(connection, settings.table(), timeoutSeconds)) {
+                        throw ex;
+                    }
+                }
+            }
+            ensureLayoutColumn(connection);
+            tableReady = true;
+        }
+    }
+
+    /**
+     * A table of an older SnowKey lacks the layout column: it is added when SnowKey may change the schema
+     * (jdbc-create-table). Without it, the store keeps working as before but cannot refuse an instance of another
+     * layout, which is said once, loudly, with the statement that fixes it.
+     */
+    private void ensureLayoutColumn(final Connection connection) {
+        if (JdbcLeaseSchema.hasLayoutColumn(connection, settings.table(), timeoutSeconds)) {
+            return;
+        }
+        String failure = "jdbc-create-table is false";
+        if (settings.createTable()) {
+            try {
+                JdbcLeaseSchema.addLayoutColumn(connection, settings.table(), timeoutSeconds);
+                LOG.info("SnowKey added column {} to lease table {} in {}", LeaseRowReader.LAYOUT_COLUMN, table, settings.safeUrl());
+                return;
+            } catch (final SQLException ex) {
+                // A concurrent start may have added it a moment ago.
+                if (JdbcLeaseSchema.hasLayoutColumn(connection, settings.table(), timeoutSeconds)) {
+                    return;
+                }
+                failure = redactor.messages(ex);
+            }
+        }
+        layoutColumn = false;
+        LOG.warn("SnowKey lease table {} in {} has no column {} ({}): instances of this pool with different id layouts cannot be refused and would "
+                + "issue the same ids. Run: {}", table, settings.safeUrl(), LeaseRowReader.LAYOUT_COLUMN, failure, JdbcLeaseSchema.addLayoutColumn(settings.table()));
+    }
+
+    private String columns() {
+        return layoutColumn ? LeaseRowReader.COLUMNS_WITH_LAYOUT : LeaseRowReader.COLUMNS;
+    }
+
+    /** One unit of work on a borrowed connection. */
+    @FunctionalInterface
+    private interface SqlWork<T> {
+
+        T run(Connection connection) throws SQLException;
+    }
+}

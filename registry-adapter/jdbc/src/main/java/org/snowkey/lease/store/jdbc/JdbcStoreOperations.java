@@ -1,0 +1,41 @@
+package org.snowkey.lease.store.jdbc;
+
+import java.util.Map;
+import java.util.Optional;
+
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.config.UrlCredentials;
+import org.snowkey.lease.LeaseSettings;
+import org.snowkey.lease.admin.StoreOperations;
+import org.snowkey.lease.store.LeaseStore;
+
+/** {@code LeaseCli --registry jdbc}: the lease table, never created by the tool. */
+final class JdbcStoreOperations implements StoreOperations {
+
+    /** The variable the password is read from unless {@code --password-env} or {@code --password-file} says otherwise. */
+    static final String PASSWORD_ENV = "SNOWKEY_JDBC_PASSWORD";
+
+    @Override
+    public Map<String, String> options() {
+        return StoreOperations.optionsInOrder("--url", JdbcLeaseProps.URL, "--username", JdbcLeaseProps.USERNAME, "--table", JdbcLeaseProps.TABLE);
+    }
+
+    @Override
+    public Secret secret() {
+        return new Secret("password", JdbcLeaseProps.PASSWORD, PASSWORD_ENV, "the password");
+    }
+
+    @Override
+    public Optional<String> secretIn(final Map<String, String> options) {
+        // The same rule for a password inside the URL: the command line is no place for it.
+        return UrlCredentials.secretsIn(options.get("--url")).isEmpty() ? Optional.empty()
+                : Optional.of("--url carries a password (the command line is visible to every user of the host); give the URL without it and put the "
+                        + "password into " + PASSWORD_ENV + ", the variable named by --password-env, or a file named by --password-file");
+    }
+
+    @Override
+    public LeaseStore open(final PropertyReader reader, final LeaseSettings lease, final long timeoutMillis) {
+        JdbcStoreSettings parsed = JdbcLeaseProps.parse(reader, lease);
+        return new JdbcLeaseStore(new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis));
+    }
+}

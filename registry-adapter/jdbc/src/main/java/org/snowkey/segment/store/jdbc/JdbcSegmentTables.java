@@ -1,0 +1,197 @@
+package org.snowkey.segment.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.Redactor;
+import org.snowkey.keygen.segment.RangeUnavailableException;
+import org.snowkey.lease.store.jdbc.JdbcTableName;
+import org.snowkey.lease.store.jdbc.JdbcUrls;
+
+/**
+ * The segment tables behind a data source: borrowing connections, creating missing tables, and turning every
+ * database error into a {@link RangeUnavailableException} that names the tables, the URL without credentials and
+ * the cause. The data source (its pool, its network timeouts) belongs to the caller.
+ */
+final class JdbcSegmentTables {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcSegmentTables.class);
+
+    private final DataSource dataSource;
+
+    private final JdbcSegmentSettings settings;
+
+    /** The URL without credentials; taken from the first connection when the settings do not give it. */
+    private volatile String safeUrl;
+
+    private volatile Redactor redactor;
+
+    private volatile boolean tablesReady;
+
+    JdbcSegmentTables(final DataSource dataSource, final JdbcSegmentSettings settings) {
+        if (dataSource == null) {
+            throw new IllegalArgumentException("no data source for the segment tables");
+        }
+        this.dataSource = dataSource;
+        this.settings = settings;
+        this.safeUrl = settings.safeUrl();
+        this.redactor = settings.redactor();
+    }
+
+    String table() {
+        return settings.table().value();
+    }
+
+    String logTable() {
+        return settings.logTable().value();
+    }
+
+    String describe() {
+        return "jdbc " + (safeUrl == null ? "(database not reached yet)" : safeUrl) + " table " + table() + " (log " + logTable() + ")";
+    }
+
+    /** One unit of work in auto-commit mode (each statement atomic on its own). */
+    <T> T autoCommit(final String action, final SqlWork<T> work) {
+        try (Connection connection = open()) {
+            return work.run(connection);
+        } catch (final SQLException ex) {
+            throw failure(action, ex);
+        }
+    }
+
+    /**
+     * One unit of work in one transaction: committed when it returns, rolled back when it throws. A commit that
+     * fails may still have been applied (the answer was lost); callers rely on that being harmless.
+     */
+    <T> T transaction(final String action, final SqlWork<T> work) {
+        try (Connection connection = open()) {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (final SQLException | RuntimeException ex) {
+                rollbackQuietly(connection, ex);
+                throw ex;
+            } finally {
+                restoreQuietly(connection, autoCommit);
+            }
+        } catch (final SQLException ex) {
+            throw failure(action, ex);
+        }
+    }
+
+    PreparedStatement prepare(final Connection connection, final String sql) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        statement.setQueryTimeout(settings.timeoutSeconds());
+        return statement;
+    }
+
+    RangeUnavailableException failure(final String action, final SQLException ex) {
+        Redactor current = redactor;
+        return new RangeUnavailableException("SnowKey could not " + action + " in " + describe() + ": " + current.messages(ex), current.clean(ex));
+    }
+
+    private Connection open() throws SQLException {
+        Connection connection = dataSource.getConnection();
+        try {
+            // A pool may hand out connections in manual-commit mode; the existence checks below must not fail a
+            // transaction (PostgreSQL aborts one at its first error), and transaction() switches it off itself.
+            if (!connection.getAutoCommit()) {
+                connection.setAutoCommit(true);
+            }
+            if (safeUrl == null) {
+                learnUrl(connection);
+            }
+            if (!tablesReady) {
+                ensureTables(connection);
+            }
+            return connection;
+        } catch (final SQLException | RuntimeException ex) {
+            connection.close();
+            throw ex;
+        }
+    }
+
+    private void learnUrl(final Connection connection) {
+        try {
+            String url = connection.getMetaData().getURL();
+            if (url != null) {
+                redactor = Redactor.of(url);
+                safeUrl = JdbcUrls.withoutCredentials(url);
+            }
+        } catch (final SQLException ex) {
+            // Messages then say "database not reached yet"; the URL is only there to help the reader.
+            LOG.debug("SnowKey could not read the JDBC URL of the segment data source", ex);
+        }
+    }
+
+    private synchronized void ensureTables(final Connection connection) throws SQLException {
+        if (tablesReady) {
+            return;
+        }
+        ensureTable(connection, settings.table(), JdbcSegmentSchema.counterDdl(settings.table()));
+        ensureTable(connection, settings.logTable(), JdbcSegmentSchema.logDdl(settings.logTable()));
+        tablesReady = true;
+    }
+
+    private void ensureTable(final Connection connection, final JdbcTableName table, final String ddl) throws SQLException {
+        if (exists(connection, table)) {
+            return;
+        }
+        if (!settings.createTable()) {
+            throw new SQLException("table " + table + " does not exist (or cannot be read) and table creation is off; create it with:\n" + ddl);
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(settings.timeoutSeconds());
+            statement.execute(ddl);
+            LOG.info("SnowKey created segment table {} in {}", table, safeUrl);
+        } catch (final SQLException ex) {
+            // A concurrent first start may have created it a moment ago (PostgreSQL fails the loser of that race).
+            if (!exists(connection, table)) {
+                throw ex;
+            }
+        }
+    }
+
+    private boolean exists(final Connection connection, final JdbcTableName table) {
+        try (Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(settings.timeoutSeconds());
+            statement.executeQuery("SELECT COUNT(*) FROM " + table.value() + " WHERE 1 = 0").close();
+            return true;
+        } catch (final SQLException ex) {
+            return false;
+        }
+    }
+
+    private static void rollbackQuietly(final Connection connection, final Exception cause) {
+        try {
+            connection.rollback();
+        } catch (final SQLException ex) {
+            cause.addSuppressed(ex);
+        }
+    }
+
+    private static void restoreQuietly(final Connection connection, final boolean autoCommit) {
+        try {
+            connection.setAutoCommit(autoCommit);
+        } catch (final SQLException ex) {
+            // The connection is broken; the pool finds out when it is next validated.
+            LOG.debug("SnowKey could not restore auto-commit on a segment connection", ex);
+        }
+    }
+
+    /** One unit of work on a borrowed connection. */
+    @FunctionalInterface
+    interface SqlWork<T> {
+
+        T run(Connection connection) throws SQLException;
+    }
+}

@@ -1,0 +1,203 @@
+package org.snowkey.lease.store.zookeeper;
+
+import java.io.PrintStream;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.data.Stat;
+import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
+import org.snowkey.lease.admin.LeaseAdmin;
+import org.snowkey.lease.UnusablePoolException;
+import org.snowkey.lease.store.CorruptLeaseRecordException;
+import org.snowkey.lease.store.LeaseRecord;
+
+/**
+ * The digest ACL of the lease nodes: what SnowKey gives every node it creates (everyone may read, only the digest
+ * user may change), the start-up check that every node a pool relies on carries no more than that, and the
+ * deliberate repair.
+ *
+ * <p>A node someone else may write is a node someone else may forge: a client that created SnowKey's parent path
+ * with an open ACL before SnowKey first started could delete lease records or plant a RELEASED one with
+ * {@code reservedUntil = 0}, and a successor trusting it would reissue ids. So with a digest configured, the root
+ * ({@code /<namespace>/snowkey}), the pool, its {@code workers} node and every record must give write, create,
+ * delete and admin rights to the digest user only. The namespace node itself is not SnowKey's (ShardingSphere may own
+ * it) and nothing under SnowKey's root can be changed through it: deleting a node needs it empty, and SnowKey's root
+ * never is once the pool exists.
+ */
+final class LeaseNodeAcls {
+
+    private static final int FOREIGN_RIGHTS = ZooDefs.Perms.WRITE | ZooDefs.Perms.CREATE | ZooDefs.Perms.DELETE | ZooDefs.Perms.ADMIN;
+
+    private final CuratorFramework client;
+
+    private final Id owner;
+
+    private final List<ACL> acl;
+
+    /** @param digest {@code user:password} */
+    LeaseNodeAcls(final CuratorFramework client, final String digest) {
+        this.client = client;
+        this.owner = ownerOf(digest);
+        this.acl = aclOf(digest);
+    }
+
+    private static Id ownerOf(final String digest) {
+        try {
+            return new Id("digest", DigestAuthenticationProvider.generateDigest(digest));
+        } catch (final NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-1 digests are part of every Java runtime", ex);
+        }
+    }
+
+    /** The ACL of every node SnowKey creates with this digest: everyone may read, only the digest user may change. */
+    static List<ACL> aclOf(final String digest) {
+        // Not List.of: ZooKeeper asks the list whether it contains null, which immutable lists answer with an NPE.
+        return Collections.unmodifiableList(new ArrayList<>(Arrays.asList(new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE),
+                new ACL(ZooDefs.Perms.ALL, ownerOf(digest)))));
+    }
+
+    /**
+     * Creates the pool's path if missing (with SnowKey's ACL) and checks every node of it.
+     *
+     * @throws UnusablePoolException naming each node someone else may change, and its ACL
+     */
+    void verify(final String root, final String pool) throws Exception {
+        List<String> problems = new ArrayList<>();
+        for (String each : nodesOf(root, pool)) {
+            describeProblem(each).ifPresent(problems::add);
+        }
+        if (!problems.isEmpty()) {
+            throw new UnusablePoolException("SnowKey refuses to use lease nodes that others may change (zookeeper-digest is set, so only its user may "
+                    + "write them; a record planted there could make a successor reissue ids): " + String.join("; ", problems) + ". If these nodes are yours, "
+                    + "lock them on purpose with the operations tool: LeaseCli --registry zookeeper ... --pool " + pool + " repair-acl " + LeaseAdmin.CONFIRM);
+        }
+    }
+
+    private Optional<String> describeProblem(final String path) throws Exception {
+        List<ACL> actual;
+        try {
+            actual = client.getACL().forPath(path);
+        } catch (final KeeperException.NoNodeException ex) {
+            // Deleted since it was listed: nothing left to trust.
+            return Optional.empty();
+        } catch (final KeeperException.NoAuthException ex) {
+            return Optional.of("node " + path + " hides its ACL from the digest user");
+        }
+        return isSafe(actual) ? Optional.empty() : Optional.of("node " + path + " has ACL " + describe(actual));
+    }
+
+    /** True when only the digest user may write, create, delete or administer the node. */
+    boolean isSafe(final List<ACL> actual) {
+        return actual.stream().noneMatch(each -> (each.getPerms() & FOREIGN_RIGHTS) != 0 && !owner.equals(each.getId()));
+    }
+
+    /** "[world:anyone=cdrwa, digest:snowkey:...=r]", ZooKeeper's own notation for rights. */
+    static String describe(final List<ACL> acl) {
+        return acl.stream().map(each -> each.getId().getScheme() + ":" + each.getId().getId() + "=" + rights(each.getPerms()))
+                .collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    private static String rights(final int perms) {
+        StringBuilder result = new StringBuilder();
+        result.append((perms & ZooDefs.Perms.CREATE) != 0 ? "c" : "");
+        result.append((perms & ZooDefs.Perms.DELETE) != 0 ? "d" : "");
+        result.append((perms & ZooDefs.Perms.READ) != 0 ? "r" : "");
+        result.append((perms & ZooDefs.Perms.WRITE) != 0 ? "w" : "");
+        result.append((perms & ZooDefs.Perms.ADMIN) != 0 ? "a" : "");
+        return result.length() == 0 ? "-" : result.toString();
+    }
+
+    /** Root, pool, workers and every record, parents first; the path is created first when missing. */
+    private List<String> nodesOf(final String root, final String pool) throws Exception {
+        String workers = root + "/" + pool + "/workers";
+        try {
+            client.create().creatingParentsIfNeeded().forPath(workers);
+        } catch (final KeeperException.NodeExistsException ex) {
+            // The usual case after the first start.
+        }
+        List<String> result = new ArrayList<>(List.of(root, root + "/" + pool, workers));
+        for (String each : client.getChildren().forPath(workers)) {
+            result.add(workers + "/" + each);
+        }
+        return result;
+    }
+
+    /**
+     * Gives every node of the pool SnowKey's ACL, on an operator's explicit request. Records written while someone
+     * else could write may be forged, so when any node was open, each record's reservation is raised to at least
+     * {@code now + leaseDurationMillis}: no genuine holder can have reserved further ahead, so a successor starts above
+     * everything a real holder issued whatever the record claimed. A holder still running loses its next renewal on
+     * the changed record and takes another number.
+     *
+     * @return the number of nodes changed
+     */
+    int repair(final String root, final String pool, final long nowMillis, final long leaseDurationMillis, final PrintStream out) throws Exception {
+        List<String> nodes = nodesOf(root, pool);
+        boolean anyOpen = false;
+        int changed = 0;
+        for (String each : nodes) {
+            Stat stat = new Stat();
+            List<ACL> actual = client.getACL().storingStatIn(stat).forPath(each);
+            if (!isSafe(actual)) {
+                anyOpen = true;
+                client.setACL().withVersion(stat.getAversion()).withACL(acl).forPath(each);
+                out.printf("locked %s (was %s)%n", each, describe(actual));
+                changed++;
+            }
+        }
+        if (!anyOpen) {
+            out.printf("every node of pool '%s' under %s already carries SnowKey's ACL; nothing changed%n", pool, root);
+            return 0;
+        }
+        String workers = root + "/" + pool + "/workers";
+        for (String each : nodes.subList(3, nodes.size())) {
+            changed += reReserve(pool, workers, each.substring(workers.length() + 1), nowMillis + leaseDurationMillis, out);
+        }
+        return changed;
+    }
+
+    private int reReserve(final String pool, final String workers, final String child, final long floor, final PrintStream out) throws Exception {
+        String path = workers + "/" + child;
+        int workerId;
+        try {
+            workerId = Integer.parseInt(child);
+        } catch (final NumberFormatException ex) {
+            out.printf("left %s alone: not a worker id, SnowKey never reads it%n", path);
+            return 0;
+        }
+        Stat stat = new Stat();
+        byte[] data = client.getData().storingStatIn(stat).forPath(path);
+        LeaseRecord record;
+        try {
+            record = LeaseRecordJson.read("zookeeper node " + path, pool, workerId, data);
+        } catch (final CorruptLeaseRecordException ex) {
+            out.printf("left %s as it is: it cannot be parsed, so SnowKey never claims it (%s)%n", path, ex.getMessage());
+            return 0;
+        }
+        if (record.reservedUntil() >= floor) {
+            return 0;
+        }
+        LeaseRecord raised = new LeaseRecord(record.pool(), record.workerId(), record.owner(), record.fencingToken(), Math.max(record.expiresAt(), floor), floor,
+                record.state());
+        try {
+            client.setData().withVersion(stat.getVersion()).forPath(path, LeaseRecordJson.write(raised));
+        } catch (final KeeperException.BadVersionException ex) {
+            out.printf("%s changed while repairing; run repair-acl again%n", path);
+            return 0;
+        }
+        out.printf("reserved %s until %s (was %s): it was written while others could write there%n", path, Instant.ofEpochMilli(floor),
+                Instant.ofEpochMilli(record.reservedUntil()));
+        return 1;
+    }
+}

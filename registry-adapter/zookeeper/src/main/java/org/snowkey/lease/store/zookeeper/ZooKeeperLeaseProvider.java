@@ -1,0 +1,61 @@
+package org.snowkey.lease.store.zookeeper;
+
+import java.util.Optional;
+import java.util.Set;
+
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.lease.PreparedLease;
+import org.snowkey.lease.LeaseSettings;
+import org.snowkey.lease.StoreLeaseProvider;
+import org.snowkey.lease.admin.StoreOperations;
+import org.snowkey.lease.store.LeaseStore;
+
+/**
+ * {@code lease-registry: zookeeper}, and the backend of ShardingSphere Cluster mode with a ZooKeeper repository.
+ * {@link #parse} and {@link #prepare} only validate; {@link PreparedLease#open()} starts the Curator client, and the first grant
+ * request acquires.
+ */
+public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperLeaseProps.Configured, ZooKeeperStoreSettings> {
+
+    public static final String REGISTRY = "zookeeper";
+
+    public ZooKeeperLeaseProvider() {
+        super(REGISTRY, "org.snowkey:snowkey-lease-zookeeper",
+                "org.apache.curator.framework.CuratorFramework", "org.apache.curator:curator-framework",
+                "org.apache.curator.RetryPolicy", "org.apache.curator:curator-client",
+                "org.apache.zookeeper.ZooKeeper", "org.apache.zookeeper:zookeeper",
+                "com.fasterxml.jackson.databind.ObjectMapper", "com.fasterxml.jackson.core:jackson-databind");
+    }
+
+    @Override
+    public Set<String> propertyNames() {
+        return ZooKeeperLeaseProps.NAMES;
+    }
+
+    @Override
+    protected ZooKeeperLeaseProps.Configured parseStore(final PropertyReader reader, final LeaseSettings lease) {
+        return ZooKeeperLeaseProps.parse(reader);
+    }
+
+    /** Fills in from a ZooKeeper Cluster mode what the props left unset; nothing is parsed again. */
+    @Override
+    protected ZooKeeperStoreSettings complete(final ZooKeeperLeaseProps.Configured parsed, final Optional<ClusterRegistry> cluster, final LeaseSettings lease) {
+        return ZooKeeperLeaseProps.resolve(parsed, cluster, true, lease.acquireTimeoutMillis());
+    }
+
+    @Override
+    protected String scopeOf(final ZooKeeperStoreSettings store) {
+        return store.serverLists() + "|" + store.namespace();
+    }
+
+    @Override
+    public StoreOperations operations() {
+        return new ZooKeeperStoreOperations();
+    }
+
+    @Override
+    protected LeaseStore openStore(final ZooKeeperStoreSettings store) {
+        return new ZooKeeperLeaseStore(store);
+    }
+}

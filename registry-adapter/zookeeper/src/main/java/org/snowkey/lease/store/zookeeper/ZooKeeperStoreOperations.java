@@ -1,0 +1,63 @@
+package org.snowkey.lease.store.zookeeper;
+
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.Optional;
+
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.lease.LeaseSettings;
+import org.snowkey.lease.admin.LeaseAdmin;
+import org.snowkey.lease.admin.StoreOperations;
+import org.snowkey.lease.store.LeaseStore;
+
+/** {@code LeaseCli --registry zookeeper}, with the command {@code repair-acl}. */
+final class ZooKeeperStoreOperations implements StoreOperations {
+
+    /** The variable the digest is read from unless {@code --digest-env} or {@code --digest-file} says otherwise. */
+    static final String DIGEST_ENV = "SNOWKEY_ZOOKEEPER_DIGEST";
+
+    @Override
+    public Map<String, String> options() {
+        return StoreOperations.optionsInOrder("--servers", ZooKeeperLeaseProps.SERVER_LISTS, "--namespace", ZooKeeperLeaseProps.NAMESPACE);
+    }
+
+    @Override
+    public Secret secret() {
+        return new Secret("digest", ZooKeeperLeaseProps.DIGEST, DIGEST_ENV, "user:password");
+    }
+
+    @Override
+    public LeaseStore open(final PropertyReader reader, final LeaseSettings lease, final long timeoutMillis) {
+        return new ZooKeeperLeaseStore(ZooKeeperLeaseProps.parse(reader, Optional.empty(), true, timeoutMillis));
+    }
+
+    @Override
+    public Map<String, Command> commands() {
+        return Map.of("repair-acl", new RepairAcl());
+    }
+
+    /** Locks every node of the pool to the digest user (see {@link LeaseNodeAcls}). */
+    private static final class RepairAcl implements Command {
+
+        @Override
+        public String usage() {
+            return "repair-acl " + LeaseAdmin.CONFIRM;
+        }
+
+        @Override
+        public int run(final LeaseStore store, final LeaseSettings lease, final LeaseAdmin.Arguments parsed, final PrintStream out, final PrintStream err) {
+            if (parsed.words().size() != 1) {
+                err.println("usage: ... " + usage());
+                return 2;
+            }
+            if (!parsed.flags().contains(LeaseAdmin.CONFIRM)) {
+                err.println("refusing to repair the ACL of pool '" + lease.pool() + "' without " + LeaseAdmin.CONFIRM + ". The repair locks every node of the pool "
+                        + "to the digest user and, if any was open, reserves each record until a lease duration (" + lease.durationMillis() + " ms, "
+                        + "--lease-duration-milliseconds: give the deployment's) from now; holders still running take another number.");
+                return 2;
+            }
+            ((ZooKeeperLeaseStore) store).repairAcls(lease.pool(), System.currentTimeMillis(), lease.durationMillis(), out);
+            return 0;
+        }
+    }
+}

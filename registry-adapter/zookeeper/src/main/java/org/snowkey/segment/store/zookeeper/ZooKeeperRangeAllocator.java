@@ -1,0 +1,148 @@
+package org.snowkey.segment.store.zookeeper;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.snowkey.keygen.segment.NumberRange;
+import org.snowkey.keygen.segment.RangeAllocator;
+import org.snowkey.keygen.segment.RangeUnavailableException;
+import org.snowkey.segment.store.RangeLogEntry;
+import org.snowkey.segment.store.SegmentKeys;
+import org.snowkey.segment.store.StartValues;
+
+/**
+ * Ranges from a counter node per key (layout in {@link ZooKeeperSegmentPaths}).
+ *
+ * <p>An allocation reads the counter and its data version, then writes in ONE multi-op: the counter set to the range's
+ * last + 1 <em>if its version is still the one read</em>, and the range's log entry as a persistent-sequential node.
+ * ZooKeeper applies both or neither. A concurrent allocation that got there first makes the version check fail
+ * ({@code BADVERSION}): this one reads again and retries, so two callers never get the same numbers. A multi-op that
+ * was applied but whose answer was lost (connection loss, a request timeout, or Curator's own retry of it, which then
+ * fails on the version) leaves a logged range nobody uses, a gap: the next call reads the advanced counter.
+ *
+ * <p>A key's counter starts at its start value (above every logged range of the key, should the counter have been
+ * deleted by hand) and a counter below it is raised in the next allocation (the numbers skipped appear as a gap in the
+ * log). Ranges end at 2^53 - 1 at the latest. Deleting a counter while allocators run is not safe: a recreated node
+ * starts again at data version 0, which an allocation in flight may have read from the old one.
+ */
+public final class ZooKeeperRangeAllocator implements RangeAllocator {
+
+    /** Conflicts mean other allocators are progressing; one caller losing every race this long means something is wrong. */
+    private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final ZooKeeperSegmentNodes nodes;
+
+    private final ZooKeeperRangeLog log;
+
+    private final String owner;
+
+    private final StartValues starts;
+
+    /**
+     * @param client    a started Curator client without a Curator namespace (paths start at the ensemble's root)
+     * @param namespace the first path element, as for the worker-id leases (ShardingSphere's cluster namespace)
+     * @param owner     written into each log entry, to tell who took a range
+     * @param starts    the first number of each key
+     */
+    public ZooKeeperRangeAllocator(final CuratorFramework client, final String namespace, final String owner, final StartValues starts) {
+        this.nodes = new ZooKeeperSegmentNodes(client, namespace);
+        this.log = new ZooKeeperRangeLog(nodes);
+        this.owner = SegmentKeys.checkOwner(owner);
+        this.starts = starts;
+    }
+
+    @Override
+    public NumberRange allocate(final String key, final long size) {
+        SegmentKeys.check(key);
+        long wanted = Math.min(SegmentKeys.checkSize(key, size), NumberRange.MAX_KEY);
+        String counter = nodes.paths().counter(key);
+        long deadline = System.nanoTime() + GIVE_UP_NANOS;
+        int conflicts = 0;
+        while (true) {
+            Stat stat = new Stat();
+            byte[] data;
+            try {
+                data = nodes.client().getData().storingStatIn(stat).forPath(counter);
+            } catch (final KeeperException.NoNodeException ex) {
+                createKey(key);
+                continue;
+            } catch (final Exception ex) {
+                throw nodes.failure("read segment counter " + counter, ex);
+            }
+            NumberRange range = next(key, counter, nodes.parseCounter(counter, data), wanted);
+            try {
+                CuratorFramework client = nodes.client();
+                client.transaction().forOperations(
+                        client.transactionOp().setData().withVersion(stat.getVersion()).forPath(counter, ZooKeeperSegmentNodes.counterText(range.last() + 1)),
+                        client.transactionOp().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(nodes.paths().entryPrefix(key),
+                                RangeLogJson.write(range, owner, System.currentTimeMillis())));
+                return range;
+            } catch (final KeeperException.BadVersionException | KeeperException.NoNodeException ex) {
+                // Another allocation advanced the counter first (or a node was deleted by hand): read again.
+                conflicts++;
+                if (System.nanoTime() - deadline > 0) {
+                    throw new RangeUnavailableException("SnowKey could not allocate numbers of key '" + key + "' on " + nodes.describe() + ": " + conflicts
+                            + " allocations by others won the race for " + counter + " in a row, the last with " + ex.code(), ex);
+                }
+                if (ex instanceof KeeperException.NoNodeException) {
+                    createKey(key);
+                }
+            } catch (final Exception ex) {
+                throw nodes.failure("allocate " + range + " of key '" + key + "' at " + counter, ex);
+            }
+        }
+    }
+
+    /** The range a counter value gives: from the counter (or the start value, if higher) up to the size or 2^53 - 1. */
+    private NumberRange next(final String key, final String counter, final long counterValue, final long wanted) {
+        long first = Math.max(counterValue, starts.startOf(key));
+        if (first > NumberRange.MAX_KEY) {
+            throw new RangeUnavailableException("SnowKey segment key '" + key + "' has used up its numbers on " + nodes.describe() + ": " + counter + " is at "
+                    + first + ", above 2^53 - 1 (" + NumberRange.MAX_KEY + "), the highest segment number; use another key");
+        }
+        return new NumberRange(first, first + Math.min(wanted, NumberRange.MAX_KEY - first + 1) - 1);
+    }
+
+    /**
+     * Creates the key's log parent and counter; either existing already is fine, whoever created it. The counter starts
+     * at the start value, or above the highest logged range should the counter have been deleted by hand.
+     */
+    private void createKey(final String key) {
+        String log = nodes.paths().log(key);
+        String counter = nodes.paths().counter(key);
+        try {
+            nodes.client().create().creatingParentsIfNeeded().forPath(log);
+        } catch (final KeeperException.NodeExistsException ex) {
+            // Created by another allocator.
+        } catch (final Exception ex) {
+            throw nodes.failure("create segment log node " + log, ex);
+        }
+        long first = Math.max(starts.startOf(key), highestLogged(key) + 1);
+        try {
+            nodes.client().create().creatingParentsIfNeeded().forPath(counter, ZooKeeperSegmentNodes.counterText(first));
+        } catch (final KeeperException.NodeExistsException ex) {
+            // Created by another allocator.
+        } catch (final Exception ex) {
+            throw nodes.failure("create segment counter " + counter, ex);
+        }
+    }
+
+    private long highestLogged(final String key) {
+        List<RangeLogEntry> last = log.recent(key, 1);
+        return last.isEmpty() ? 0L : last.get(0).range().last();
+    }
+
+    @Override
+    public String describe() {
+        return nodes.describe();
+    }
+
+    @Override
+    public String toString() {
+        return "ZooKeeperRangeAllocator[" + describe() + ", owner=" + owner + "]";
+    }
+}

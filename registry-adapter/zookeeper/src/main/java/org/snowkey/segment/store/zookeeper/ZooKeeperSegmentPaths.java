@@ -1,0 +1,65 @@
+package org.snowkey.segment.store.zookeeper;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The node layout of segment mode, beside the worker-id leases under {@code /<namespace>/snowkey}:
+ * <pre>
+ * /&lt;namespace&gt;/snowkey/segments/&lt;key&gt;              next value (decimal text), advanced by compare-and-set
+ * /&lt;namespace&gt;/snowkey/segment-log/&lt;key&gt;/r-&lt;seq&gt;   one persistent-sequential node per range, JSON
+ * </pre>
+ * Keys are any text, node names are not: a key is percent-encoded (UTF-8) except letters, digits, {@code - _ .}, so
+ * {@code ds_0.t_order} stays readable while {@code /}, {@code %} and non-ASCII characters cannot reach the path, and a
+ * key of dots only is encoded whole (ZooKeeper refuses the names {@code .} and {@code ..}).
+ */
+final class ZooKeeperSegmentPaths {
+
+    static final String ENTRY_PREFIX = "r-";
+
+    private final String root;
+
+    ZooKeeperSegmentPaths(final String namespace) {
+        if (namespace == null || namespace.isEmpty() || namespace.contains("/") || namespace.chars().allMatch(each -> each == '.')) {
+            throw new IllegalArgumentException("segment ZooKeeper namespace '" + namespace + "' is not allowed: one node name, not empty, without '/', not '.' or '..'");
+        }
+        this.root = "/" + namespace + "/snowkey";
+    }
+
+    String counters() {
+        return root + "/segments";
+    }
+
+    String counter(final String key) {
+        return counters() + "/" + encode(key);
+    }
+
+    String log(final String key) {
+        return root + "/segment-log/" + encode(key);
+    }
+
+    /** The path given to a persistent-sequential create; ZooKeeper appends the sequence number. */
+    String entryPrefix(final String key) {
+        return log(key) + "/" + ENTRY_PREFIX;
+    }
+
+    static String encode(final String key) {
+        boolean dotsOnly = key.chars().allMatch(each -> each == '.');
+        StringBuilder result = new StringBuilder();
+        for (byte each : key.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (each & 0xFF);
+            boolean plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' && !dotsOnly;
+            if (plain) {
+                result.append(c);
+            } else {
+                result.append('%').append(Character.toUpperCase(Character.forDigit((c >> 4) & 0xF, 16))).append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
+            }
+        }
+        return result.toString();
+    }
+
+    /** The key of a node name; encoded names hold no '+', so the form decoder's one liberty (a '+' as a space) never applies. */
+    static String decode(final String name) {
+        return URLDecoder.decode(name, StandardCharsets.UTF_8);
+    }
+}
