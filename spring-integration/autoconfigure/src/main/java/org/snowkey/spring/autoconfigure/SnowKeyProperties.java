@@ -147,9 +147,10 @@ public class SnowKeyProperties {
     public static class Lease {
 
         /**
-         * Where worker ids are leased from: zookeeper or jdbc (needs snowkey-registry-adapter; without it, setting this or any snowkey.zookeeper.* or snowkey.jdbc.* property fails start-up naming the artifact). Unset: in ShardingSphere
-         * Cluster mode the YAML key generators lease from the mode's ZooKeeper; otherwise worker id 0, safe only for a
-         * single instance.
+         * Where worker ids are leased from: zookeeper or jdbc. Each needs its store on the class path
+         * (snowkey-lease-zookeeper, snowkey-lease-jdbc); without it, naming it here or setting any of its properties
+         * fails start-up naming the artifact. Unset: in ShardingSphere Cluster mode the YAML key generators lease from
+         * the mode's ZooKeeper; otherwise worker id 0, safe only for a single instance.
          */
         private String registry;
 
