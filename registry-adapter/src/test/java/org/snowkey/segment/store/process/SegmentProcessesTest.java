@@ -49,10 +49,10 @@ import com.zaxxer.hikari.HikariDataSource;
  * two sequence keys from one allocator (a table on H2 over TCP, PostgreSQL or MariaDB; one ZooKeeper server) with small
  * steps, so they allocate ranges all the time and race each other for them; in each of {@value #ROUNDS} rounds some
  * are killed with SIGKILL (often mid-allocation, as a fetch is nearly always in flight) and restarted. Every key any
- * incarnation wrote down is then checked: within 1..2^53 - 1, never twice, strictly increasing per key within each
- * thread of an incarnation, inside a range the log holds for that very incarnation; and the range log reconciles with
- * no overlap and no gap (a killed allocation is all or nothing), while the ranges keys were issued from show the unused
- * tails of killed processes as gaps.
+ * incarnation wrote down is then checked: within 1..2^53 - 1, never twice, increasing per key within each incarnation
+ * (a call that returned before another started holds lower keys, across threads), inside a range the log holds for
+ * that very incarnation; and the range log reconciles with no overlap and no gap (a killed allocation is all or
+ * nothing), while the ranges keys were issued from show the unused tails of killed processes as gaps.
  */
 class SegmentProcessesTest {
 
@@ -63,8 +63,8 @@ class SegmentProcessesTest {
     /** Kill-and-restart rounds; round r kills r processes (so 1 + 2 = 3 SIGKILLs). */
     private static final int ROUNDS = 2;
 
-    /** Bytes each live process writes (about 12 bytes a key) between rounds: a few thousand keys, hundreds of ranges. */
-    private static final long PROGRESS_BYTES = 30_000;
+    /** Bytes each live process writes (a line per call, about 20 bytes a key) between rounds: a few thousand keys, hundreds of ranges. */
+    private static final long PROGRESS_BYTES = 40_000;
 
     /** How long a process may take to start and issue: generous, a JVM on two loaded cores can take seconds. */
     private static final long START_MILLIS = 60_000;
@@ -184,6 +184,8 @@ class SegmentProcessesTest {
         long ids = 0;
         int cutLines = 0;
         for (Incarnation incarnation : incarnations) {
+            List<List<Call>> calls = new ArrayList<>();
+            keys.forEach(key -> calls.add(new ArrayList<>()));
             for (int t = 0; t < THREADS; t++) {
                 Path file = dir.resolve(incarnation.name() + "-t" + t + ".ids");
                 if (!Files.exists(file)) {
@@ -196,31 +198,38 @@ class SegmentProcessesTest {
                     assertTrue(incarnation.killed()[0], () -> file + " ends in a cut line but " + incarnation.name() + " stopped cleanly");
                     cutLines++;
                 }
-                long[] last = new long[keys.size()];
                 for (String line : text.substring(0, complete).split("\n")) {
                     if (line.isEmpty()) {
                         continue;
                     }
-                    int k = line.charAt(0) - '0';
-                    long id = Long.parseLong(line.substring(2));
-                    String where = incarnation.name() + " thread " + t + " key " + keys.get(k) + " id " + id;
-                    if (id < 1 || id > NumberRange.MAX_KEY) {
-                        fail(where + " is outside 1..2^53 - 1");
+                    String[] fields = line.split(" ");
+                    int k = Integer.parseInt(fields[0]);
+                    long previous = 0;
+                    for (int f = 3; f < fields.length; f++) {
+                        long id = Long.parseLong(fields[f]);
+                        String where = incarnation.name() + " thread " + t + " key " + keys.get(k) + " id " + id;
+                        if (id < 1 || id > NumberRange.MAX_KEY) {
+                            fail(where + " is outside 1..2^53 - 1");
+                        }
+                        if (id <= previous) {
+                            fail(where + " is not above the id before it in its batch, " + previous);
+                        }
+                        previous = id;
+                        if (!seen.get(k).add(id)) {
+                            fail(where + " was issued twice" + owners(logged.get(k), id));
+                        }
+                        Map.Entry<Long, RangeLogEntry> range = logged.get(k).floorEntry(id);
+                        if (range == null || range.getValue().range().last() < id || !range.getValue().owner().equals(incarnation.name())) {
+                            fail(where + " is not in a range logged for " + incarnation.name() + owners(logged.get(k), id));
+                        }
+                        used.get(k).add(range.getValue().range());
+                        ids++;
                     }
-                    if (id <= last[k]) {
-                        fail(where + " is not above the previous id " + last[k] + " of that thread");
-                    }
-                    last[k] = id;
-                    if (!seen.get(k).add(id)) {
-                        fail(where + " was issued twice" + owners(logged.get(k), id));
-                    }
-                    Map.Entry<Long, RangeLogEntry> range = logged.get(k).floorEntry(id);
-                    if (range == null || range.getValue().range().last() < id || !range.getValue().owner().equals(incarnation.name())) {
-                        fail(where + " is not in a range logged for " + incarnation.name() + owners(logged.get(k), id));
-                    }
-                    used.get(k).add(range.getValue().range());
-                    ids++;
+                    calls.get(k).add(new Call(Long.parseLong(fields[1]), Long.parseLong(fields[2]), Long.parseLong(fields[3]), previous, t));
                 }
+            }
+            for (int k = 0; k < keys.size(); k++) {
+                checkOrder(incarnation.name() + " key " + keys.get(k), calls.get(k));
             }
         }
         StringBuilder unused = new StringBuilder();
@@ -235,6 +244,35 @@ class SegmentProcessesTest {
         assertEquals(SLOTS + ROUNDS * (ROUNDS + 1) / 2, incarnations.size());
         // Small steps: the processes really raced for ranges, many times.
         assertTrue(allocations > 200, "allocations: " + allocations);
+    }
+
+    /**
+     * Keys increase within one process, across its threads: a call that returned before another started (its "after"
+     * ticket below the other's "before" ticket) holds only lower keys. Calls that overlapped in time may be in any order.
+     */
+    private static void checkOrder(final String what, final List<Call> calls) {
+        List<Call> byStart = new ArrayList<>(calls);
+        byStart.sort(java.util.Comparator.comparingLong(Call::before));
+        List<Call> byEnd = new ArrayList<>(calls);
+        byEnd.sort(java.util.Comparator.comparingLong(Call::after));
+        int ended = 0;
+        Call highestEnded = null;
+        for (Call each : byStart) {
+            while (ended < byEnd.size() && byEnd.get(ended).after() < each.before()) {
+                Call done = byEnd.get(ended++);
+                if (highestEnded == null || done.last() > highestEnded.last()) {
+                    highestEnded = done;
+                }
+            }
+            if (highestEnded != null && each.first() <= highestEnded.last()) {
+                fail(what + ": thread " + each.thread() + " got " + each.first() + ".." + each.last() + " in a call started after thread "
+                        + highestEnded.thread() + " had received " + highestEnded.first() + ".." + highestEnded.last());
+            }
+        }
+    }
+
+    /** One call of an incarnation on one key: its tickets, its lowest and highest key, the thread that made it. */
+    private record Call(long before, long after, long first, long last, int thread) {
     }
 
     private static String owners(final TreeMap<Long, RangeLogEntry> logged, final long id) {

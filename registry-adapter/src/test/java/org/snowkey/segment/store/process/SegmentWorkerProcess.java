@@ -39,8 +39,10 @@ import com.zaxxer.hikari.HikariDataSource;
 /**
  * Test fixture, run as its own JVM by {@code SegmentProcessesTest}: one incarnation of a process that issues segment
  * keys of {@link #KEYS} from a shared allocator, from several threads, as fast as the allocator lets it, and writes
- * every key it issued to one file per thread ({@code <name>-t<i>.ids}, lines {@code <key index> <id>}, flushed per
- * batch), so the order within a file is the order one thread received its keys. Once every thread has flushed keys
+ * every key it issued to one file per thread ({@code <name>-t<i>.ids}, flushed per batch), a line per call:
+ * {@code <key index> <ticket before> <ticket after> <id>...} (one id, or a batch's). The tickets come from one counter
+ * of the process, taken just before and just after the call, so the test can tell which calls returned before others
+ * started. Once every thread has flushed keys
  * it creates {@code <name>.ready}. It stops cleanly (exit 0) when its standard input says {@code stop} or closes (the
  * test JVM died), and halts with exit 3 on any error, so a process that fails on its own is never mistaken for one the
  * test killed (SIGKILL: 137).
@@ -102,6 +104,7 @@ public final class SegmentWorkerProcess {
 
         CountDownLatch ready = new CountDownLatch(threads);
         AtomicLong issued = new AtomicLong();
+        AtomicLong tickets = new AtomicLong();
         List<Thread> workers = new ArrayList<>();
         // Set by the main thread on "stop"; the workers finish their batch, flush and close their files.
         AtomicBoolean stop = new AtomicBoolean();
@@ -110,7 +113,7 @@ public final class SegmentWorkerProcess {
             long seed = name.hashCode() * 31L + t;
             Thread worker = new Thread(() -> {
                 try {
-                    issue(sequences, output, new Random(seed), ready, issued, stop);
+                    issue(sequences, output, new Random(seed), ready, issued, tickets, stop);
                 } catch (final Throwable ex) {
                     System.err.println(name + ": worker failed");
                     ex.printStackTrace();
@@ -149,22 +152,28 @@ public final class SegmentWorkerProcess {
     }
 
     private static void issue(final List<SegmentSequence> sequences, final Path output, final Random random, final CountDownLatch ready,
-            final AtomicLong issued, final AtomicBoolean stop) throws IOException {
+            final AtomicLong issued, final AtomicLong tickets, final AtomicBoolean stop) throws IOException {
         try (BufferedWriter out = Files.newBufferedWriter(output, StandardCharsets.US_ASCII)) {
             while (!stop.get()) {
                 int written = 0;
                 while (written < BATCH) {
                     int index = random.nextInt(sequences.size());
                     SegmentSequence sequence = sequences.get(index);
+                    // Tickets around the call: a call whose "after" ticket is below another's "before" ticket returned before
+                    // that one started, so its keys must be lower (keys increase within one process, across its threads).
+                    long before = tickets.getAndIncrement();
                     // Single keys and batches (which may span ranges) alike.
                     if (random.nextBoolean()) {
-                        out.write(index + " " + sequence.nextId() + "\n");
+                        long id = sequence.nextId();
+                        out.write(index + " " + before + " " + tickets.getAndIncrement() + " " + id + "\n");
                         written++;
                     } else {
                         SegmentBatch batch = sequence.nextIds(1 + random.nextInt(8));
+                        StringBuilder line = new StringBuilder().append(index).append(' ').append(before).append(' ').append(tickets.getAndIncrement());
                         for (int i = 0; i < batch.size(); i++) {
-                            out.write(index + " " + batch.key(i) + "\n");
+                            line.append(' ').append(batch.key(i));
                         }
+                        out.write(line.append('\n').toString());
                         written += batch.size();
                     }
                 }
