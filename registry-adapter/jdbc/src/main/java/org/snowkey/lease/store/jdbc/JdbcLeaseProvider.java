@@ -42,10 +42,16 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
         return JdbcLeaseProps.parse(reader, lease);
     }
 
-    /** The URL without credentials: the same table reached with other credentials is the same scope. */
+    /**
+     * The URL without credentials, the table, and the user: an unqualified table name resolves in the user's default
+     * schema (PostgreSQL's {@code "$user"} on the search path), so two users may reach two different lease tables, two
+     * pools, through one URL and one name. Keeping them one scope would let one pool's worker id serve the other's
+     * key generator. The same table reached as two users costs one extra worker id, never uniqueness. (A user given
+     * only inside the URL is stripped with the credentials and does not split the scope.)
+     */
     @Override
     protected String scopeOf(final JdbcStoreSettings store) {
-        return store.safeUrl() + "|" + store.table().value();
+        return store.safeUrl() + "|" + store.table().value() + (store.username() == null ? "" : "|user=" + store.username());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.snowkey.lease.store.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,6 +54,14 @@ class JdbcLeaseProviderTest {
                 "jdbc-password", SECRET, "lease-pool", "orders"));
         assertEquals("jdbc|jdbc:postgresql://127.0.0.1:1/app|snowkey_worker_lease|orders", prepared.scopeKey());
         assertFalse(prepared.toString().contains(SECRET), prepared.toString());
+    }
+
+    @Test
+    void theUserIsPartOfTheScopeSinceAnUnqualifiedTableLiesInTheUsersSchema() {
+        String first = prepare(props("jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "jdbc-username", "orders_app")).scopeKey();
+        String second = prepare(props("jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "jdbc-username", "billing_app")).scopeKey();
+        assertEquals("jdbc|jdbc:postgresql://127.0.0.1:1/app|snowkey_worker_lease|user=orders_app|default", first);
+        assertNotEquals(first, second);
     }
 
     @Test
