@@ -26,10 +26,11 @@ import org.openjdk.jmh.util.Statistics;
  * the ratios against the targets of issue 2:
  *
  * <pre>
- * java -jar examples/benchmarks/target/snowkey-benchmarks.jar [--quick] [--out=FILE]
+ * java -jar examples/benchmarks/target/snowkey-benchmarks.jar [--quick] [--segment-only] [--out=FILE]
  * </pre>
  *
- * {@code --quick} shortens every phase (a smoke run, numbers not fit to publish); {@code --out} also writes the
+ * {@code --quick} shortens every phase (a smoke run, numbers not fit to publish); {@code --segment-only} runs only
+ * the segment-mode comparison of issue 13 (section 6, about a minute); {@code --out} also writes the
  * summary as markdown to a file. The plain JMH entry point stays available:
  * {@code java -cp snowkey-benchmarks.jar org.openjdk.jmh.Main -h}.
  */
@@ -52,6 +53,9 @@ public final class RunAll {
 
     private static final double PARITY_TARGET = 1.01;
 
+    /** Issue 13: SnowKey's SegmentSequence issues single keys at least as fast as CosId's SegmentChainId in the same run. */
+    private static final double SEGMENT_TARGET = 1.0;
+
     private static final Map<String, String> LABELS = new LinkedHashMap<>();
 
     static {
@@ -66,26 +70,32 @@ public final class RunAll {
 
     private final boolean quick;
 
-    private RunAll(final boolean quick) {
+    private final boolean segmentOnly;
+
+    private RunAll(final boolean quick, final boolean segmentOnly) {
         this.quick = quick;
+        this.segmentOnly = segmentOnly;
     }
 
     public static void main(final String[] args) throws RunnerException, IOException, InterruptedException {
         quietLogging();
         boolean quick = false;
+        boolean segmentOnly = false;
         Path out = null;
         for (String each : args) {
             if ("--quick".equals(each)) {
                 quick = true;
+            } else if ("--segment-only".equals(each)) {
+                segmentOnly = true;
             } else if (each.startsWith("--out=")) {
                 out = Path.of(each.substring("--out=".length()));
             } else {
-                System.err.println("usage: java -jar snowkey-benchmarks.jar [--quick] [--out=FILE]");
+                System.err.println("usage: java -jar snowkey-benchmarks.jar [--quick] [--segment-only] [--out=FILE]");
                 System.exit(2);
             }
         }
         Instant started = Instant.now();
-        String summary = new RunAll(quick).run(started);
+        String summary = new RunAll(quick, segmentOnly).run(started);
         System.out.println();
         System.out.println(summary);
         if (out != null) {
@@ -112,6 +122,10 @@ public final class RunAll {
     }
 
     private String run(final Instant started) throws RunnerException, IOException, InterruptedException {
+        if (segmentOnly) {
+            String segment = runSegment();
+            return header(started, Instant.now()) + segment;
+        }
         Collection<RunResult> perCall1 = new Runner(timed(PerCallBenchmark.class.getName() + ".nextId$", 1, 3, 2).threads(1).build()).run();
         Collection<RunResult> perCall2 = new Runner(timed(PerCallBenchmark.class.getName() + ".nextId$", 1, 3, 2).threads(2).build()).run();
         // The targets compare the default layout; worker-id-bits 10 would add four forks of 2 s idle shots.
@@ -123,20 +137,50 @@ public final class RunAll {
         System.out.println();
         System.out.println("# Balance: one id per millisecond, " + (quick ? 1_000 : BalanceReport.IDS_PER_WINDOW) + " ids per window");
         List<BalanceReport.Row> balance = BalanceReport.run(quick ? 1_000 : BalanceReport.IDS_PER_WINDOW, 2);
+        String segment = runSegment();
         Instant finished = Instant.now();
-        return summary(started, finished, perCall1, perCall2, latency, bursts, sustained, balance);
+        return summary(started, finished, perCall1, perCall2, latency, bursts, sustained, balance) + segment;
+    }
+
+    /** Section 6 (issue 13): the segment sequences side by side, then round trips and runway at the default settings. */
+    private String runSegment() throws RunnerException {
+        Collection<RunResult> results = new Runner(timed(SegmentBenchmark.class.getName() + ".", 1, 3, 2).build()).run();
+        Map<String, RunResult> single = byGenerator(results, ".nextId");
+        Map<String, RunResult> batch = byGenerator(results, ".batch");
+        StringBuilder out = new StringBuilder();
+        double ratio = score(single.get(SegmentSource.SNOWKEY_SEGMENT)) / score(single.get(SegmentSource.COSID_SEGMENT_CHAIN));
+        out.append("\n### 6. Segment mode (issue 13): one thread, in-memory allocators, ranges of ")
+                .append(String.format(Locale.ROOT, "%,d", SegmentSource.STEP)).append(" keys\n\n");
+        out.append("| target | measured | result |\n|---|---:|---|\n");
+        out.append(String.format(Locale.ROOT, "| segment nextId(), SnowKey SegmentSequence vs CosId SegmentChainId: >= %.1fx | %.2fx | %s |%n%n", SEGMENT_TARGET, ratio,
+                verdict(ratio >= SEGMENT_TARGET)));
+        out.append("| generator | one key per call, ids/s | batches of 1,000 (keys read as Longs), ids/s | batch vs CosId |\n|---|---:|---:|---:|\n");
+        double cosIdBatch = score(batch.get(SegmentSource.COSID_SEGMENT_CHAIN));
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(SegmentSource.SNOWKEY_SEGMENT, "SnowKey SegmentSequence, nextId() / nextIds(1000)");
+        labels.put(SegmentSource.COSID_SEGMENT_CHAIN, "CosId 2.13.3 SegmentChainId, generate() (no batch call: a loop)");
+        for (Map.Entry<String, String> each : labels.entrySet()) {
+            RunResult one = single.get(each.getKey());
+            RunResult many = batch.get(each.getKey());
+            out.append(String.format(Locale.ROOT, "| %s | %s ± %s | %s ± %s | %.1fx |%n", each.getValue(), human(score(one)), human(error(one)),
+                    human(score(many) * BurstBenchmark.BATCH), human(error(many) * BurstBenchmark.BATCH), score(many) / cosIdBatch));
+        }
+        out.append("\nDefault settings (steps 1,000 to 1,000,000, ranges sized for 10 s, next range fetched at 10% used), virtual time at a steady rate:\n\n");
+        out.append(SegmentRoundTripReport.table(SegmentRoundTripReport.run()));
+        return out.toString();
+    }
+
+    private String header(final Instant started, final Instant finished) {
+        return "## SnowKey benchmark summary\n\n" + String.format(Locale.ROOT, "Run %s to %s (%d s), %d CPUs, %s %s, %s%s.%n%n", started.truncatedTo(ChronoUnit.SECONDS),
+                finished.truncatedTo(ChronoUnit.SECONDS), finished.getEpochSecond() - started.getEpochSecond(), Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
+                quick ? ", QUICK SMOKE RUN (not fit to publish)" : "");
     }
 
     private String summary(final Instant started, final Instant finished, final Collection<RunResult> perCall1, final Collection<RunResult> perCall2,
                            final Map<String, LatencyReport.Result> latency, final Collection<RunResult> bursts, final Collection<RunResult> sustained,
                            final List<BalanceReport.Row> balance) {
-        StringBuilder out = new StringBuilder();
-        out.append("## SnowKey benchmark summary\n\n");
-        out.append(String.format(Locale.ROOT, "Run %s to %s (%d s), %d CPUs, %s %s, %s%s.%n%n", started.truncatedTo(ChronoUnit.SECONDS),
-                finished.truncatedTo(ChronoUnit.SECONDS), finished.getEpochSecond() - started.getEpochSecond(), Runtime.getRuntime().availableProcessors(),
-                System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"), System.getProperty("os.name") + " " + System.getProperty("os.arch"),
-                quick ? ", QUICK SMOKE RUN (not fit to publish)" : ""));
-
+        StringBuilder out = new StringBuilder(header(started, finished));
         // Targets first.
         Map<String, RunResult> burst = byGenerator(bursts, ".burst");
         Map<String, RunResult> batch = byGenerator(bursts, ".batches");

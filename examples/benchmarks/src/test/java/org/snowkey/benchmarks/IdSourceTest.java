@@ -39,4 +39,33 @@ class IdSourceTest {
         assertTrue(Double.isInfinite(row.ratio(0)));
         assertEquals(1.0, row.ratio(1));
     }
+
+    @Test
+    void bothSegmentContendersIssueIncreasingKeysAndReadEveryKeyOfABatch() {
+        for (String each : new String[] {SegmentSource.SNOWKEY_SEGMENT, SegmentSource.COSID_SEGMENT_CHAIN}) {
+            try (SegmentSource source = SegmentSource.create(each)) {
+                long first = source.nextId();
+                long second = source.nextId();
+                assertTrue(first > 0 && second > first, each + ": " + first + " then " + second);
+                // A batch that crosses a range boundary (ranges of 100,000): 1,000 keys above the last one.
+                for (int i = 0; i < 99; i++) {
+                    source.nextIds(BurstBenchmark.BATCH);
+                }
+                long before = source.nextId();
+                assertTrue(source.nextIds(BurstBenchmark.BATCH) > BurstBenchmark.BATCH * before, each);
+            }
+        }
+    }
+
+    @Test
+    void theDefaultStepSettlesAt128000KeysAt10000KeysPerSecond() {
+        // Virtual time: the same numbers on every machine. Steps double 1,000 .. 64,000 (7 ranges, 127,000 keys) and
+        // then once more, since the 64,000 range was fetched 3.52 s after the one before; 128,000 keys last 12.8 s.
+        SegmentRoundTripReport.Row row = SegmentRoundTripReport.run(10_000);
+        assertEquals(128_000, row.steadyStep());
+        assertEquals(15, row.firstMillionCalls());
+        assertEquals(1_000_000 / 128_000.0, row.steadyCallsPerMillion(), 0.1);
+        assertEquals(11.52, row.minRunwaySeconds(), 0.01);
+        assertEquals(24.32, row.maxRunwaySeconds(), 0.01);
+    }
 }

@@ -250,6 +250,11 @@ public final class SegmentSequence implements AutoCloseable {
         fetch.completeExceptionally(closedException());
     }
 
+    /**
+     * Waits for the fetch, up to the fetch timeout in real time. The one wait of segment mode that does not go through
+     * {@link WallClock#parkNanos}: it waits for another thread's I/O, not for the clock, and issues nothing while it
+     * waits, so virtual time buys nothing here (the simulator completes a fetch before a caller needs it).
+     */
     private Segment await(final CompletableFuture<Segment> fetch) {
         try {
             return fetch.get(settings.fetchTimeoutMillis(), TimeUnit.MILLISECONDS);

@@ -1,0 +1,85 @@
+package org.snowkey.benchmarks;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import me.ahoo.cosid.segment.IdSegmentDistributor;
+import me.ahoo.cosid.segment.SegmentChainId;
+import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.segment.SegmentSequence;
+import org.snowkey.keygen.segment.SegmentSettings;
+
+/**
+ * The contenders of the segment comparison ({@link SegmentBenchmark}): SnowKey's {@link SegmentSequence} and CosId's
+ * {@link SegmentChainId}, each over an in-memory allocator handing out ranges of {@value #STEP} keys, so that the
+ * allocator is not what is measured (at 100M ids/s that is 1,000 allocations a second, each one atomic add).
+ */
+public abstract class SegmentSource extends IdSource {
+
+    public static final String SNOWKEY_SEGMENT = "snowkey-segment";
+
+    public static final String COSID_SEGMENT_CHAIN = "cosid-segment-chain";
+
+    public static final long STEP = 100_000;
+
+    public static SegmentSource create(final String name) {
+        return switch (name) {
+            case SNOWKEY_SEGMENT -> new SnowKeySegment();
+            case COSID_SEGMENT_CHAIN -> new CosIdSegmentChain();
+            default -> throw new IllegalArgumentException("unknown segment contender " + name + ", known: " + SNOWKEY_SEGMENT + ", " + COSID_SEGMENT_CHAIN);
+        };
+    }
+
+    /**
+     * SnowKey's core: a {@link SegmentSequence} with the default settings except a fixed step (min = max = {@value #STEP}),
+     * fetching in the background on its own thread as it will in production (next range fetched at 10% used).
+     */
+    static final class SnowKeySegment extends SegmentSource {
+
+        private final ExecutorService fetcher = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "snowkey-segment-fetch");
+            thread.setDaemon(true);
+            return thread;
+        });
+
+        private final SegmentSequence sequence;
+
+        SnowKeySegment() {
+            SegmentSettings defaults = SegmentSettings.defaults();
+            SegmentSettings settings = new SegmentSettings(STEP, STEP, defaults.targetLifetimeMillis(), defaults.prefetchPercent(), defaults.fetchTimeoutMillis());
+            sequence = new SegmentSequence("bench_db.t_order", new CountingRangeAllocator(), settings, WallClock.system(), fetcher);
+        }
+
+        @Override
+        public long nextId() {
+            return sequence.nextId();
+        }
+
+        /** One {@code nextIds(count)}, its keys read as ShardingSphere reads a {@code generateKeys} collection: iterated, each {@code Long} unboxed. */
+        @Override
+        public long nextIds(final int count) {
+            return sum(sequence.nextIds(count));
+        }
+
+        @Override
+        public void close() {
+            sequence.close();
+            fetcher.shutdownNow();
+        }
+    }
+
+    /**
+     * CosId 2.13.3 {@code SegmentChainId} with its defaults (segments live forever, safe distance 2, the shared
+     * default prefetch worker) over {@code IdSegmentDistributor.Atomic} with the same step. It has no batch call:
+     * a batch is a loop ({@link IdSource#nextIds(int)}).
+     */
+    static final class CosIdSegmentChain extends SegmentSource {
+
+        private final SegmentChainId chain = new SegmentChainId(new IdSegmentDistributor.Atomic(STEP));
+
+        @Override
+        public long nextId() {
+            return chain.generate();
+        }
+    }
+}
