@@ -15,6 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.snowkey.keygen.generator.IdBatch;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.lease.LeasedWorkerLease;
 
@@ -63,7 +64,7 @@ public final class GeneratorProcess {
             IdGenerator generator = null;
             while (generator == null && System.nanoTime() < stopAt) {
                 try {
-                    generator = runtime.generator(runtime.plan(props, Optional.empty()));
+                    generator = runtime.generator(ScopePlanner.get().plan(props, Optional.empty()));
                 } catch (final RuntimeException ex) {
                     events.println("FAIL " + System.currentTimeMillis() + " start-up: " + ex);
                     LockSupport.parkNanos(200_000_000L);

@@ -1,10 +1,22 @@
 package org.snowkey.keygen.lease;
 
+import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
+
+import org.snowkey.keygen.config.LeaseTerms;
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 
 /**
  * A lease backend, found through {@link java.util.ServiceLoader} by its {@link #registry()} name, the value of
  * the {@code lease-registry} prop. The registry adapter module ships {@code zookeeper} and {@code jdbc}.
+ *
+ * <p>Two steps, neither with I/O (ShardingSphere builds throw-away algorithm instances, so nothing may connect or
+ * acquire before {@link PreparedLease#open()}): {@link #parse} reads the backend's props once, at start-up, before
+ * ShardingSphere has said which mode it runs in; {@link #prepare} adds what the mode supplies (Cluster mode's
+ * ZooKeeper servers) without reading the props again.
  */
 public interface WorkerLeaseProvider {
 
@@ -15,10 +27,27 @@ public interface WorkerLeaseProvider {
     Set<String> propertyNames();
 
     /**
-     * Validates the request's props and prepares a lease without any I/O: ShardingSphere builds throw-away
-     * algorithm instances, so nothing may connect or acquire here.
+     * Parses and validates this backend's props. Values that ShardingSphere's Cluster mode may still supply may be
+     * missing here; {@link #prepare} rejects them if they are still missing then.
      *
+     * @param props the key generator props (the backend reads its own {@link #propertyNames()})
+     * @param terms the shared lease props, already parsed
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
+    LeaseBackendSettings parse(Properties props, LeaseTerms terms);
+
+    /**
+     * Prepares a lease from the settings this provider parsed and the mode, without any I/O.
+     *
+     * @throws org.snowkey.keygen.config.InvalidSettingException when a required value is set neither in the props nor by the mode
+     */
     PreparedLease prepare(LeaseRequest request);
+
+    /**
+     * {@link #parse} and {@link #prepare} in one step, for tools and tests that have the props and the mode at once;
+     * a key generator goes through {@code ScopePlanner}, which also rejects unknown props and props that cannot apply.
+     */
+    default PreparedLease prepare(final Properties props, final IdLayout layout, final Optional<ClusterRegistry> clusterRegistry) {
+        return prepare(new LeaseRequest(parse(props, LeaseTerms.parse(new PropertyReader(props))), layout, clusterRegistry));
+    }
 }

@@ -3,15 +3,8 @@ package org.snowkey.keygen.runtime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
-import java.util.ServiceLoader;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -20,21 +13,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.config.GeneratorSettings;
-import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyNames;
-import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.generator.IdGenerator;
-import org.snowkey.keygen.lease.LeaseRequest;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
-import org.snowkey.keygen.lease.PreparedLease;
-import org.snowkey.keygen.lease.StaticHighWaterMarks;
-import org.snowkey.keygen.lease.StaticWorkerLease;
-import org.snowkey.keygen.lease.WorkerLeaseProvider;
 
 /**
  * The JVM's SnowKey generators, one per scope. Every algorithm instance (and the Spring bean) with the same
  * scope shares one lease and one set of sequence streams, so two instances never issue on the same worker id
  * independently. Leases are released from a shutdown hook, because ShardingSphere never closes algorithms.
+ * This class keeps the live scopes only (join, leave, close, shutdown); what a scope is comes from a
+ * {@link ScopePlan} made by {@link ScopePlanner}, which does no I/O.
  */
 public final class SnowKeyRuntime {
 
@@ -45,7 +32,7 @@ public final class SnowKeyRuntime {
      * a no-argument constructor and hands them nothing to share: algorithms of every context, and the Spring bean,
      * find the scopes they share here. Everything else is instance state, so tests can build their own runtime.
      */
-    private static final SnowKeyRuntime INSTANCE = new SnowKeyRuntime(loadProviders(), WallClock.system(), StaticHighWaterMarks.jvm(),
+    private static final SnowKeyRuntime INSTANCE = new SnowKeyRuntime(WallClock.system(),
             hook -> Runtime.getRuntime().addShutdownHook(new Thread(hook, "snowkey-release-leases")), Scope.Waiting.PARK);
 
     /**
@@ -55,12 +42,7 @@ public final class SnowKeyRuntime {
      */
     private final Map<String, Scope> scopes = new HashMap<>();
 
-    private final Map<String, WorkerLeaseProvider> providers;
-
     private final WallClock clock;
-
-    /** Where static leases record and read their high-water marks. */
-    private final StaticHighWaterMarks staticMarks;
 
     /** Registers the shutdown hook that releases the leases (once, when the first generator is created). */
     private final Consumer<Runnable> shutdownHooks;
@@ -70,112 +52,14 @@ public final class SnowKeyRuntime {
 
     private final AtomicBoolean shutdownHookInstalled = new AtomicBoolean();
 
-    /** Props that apply where a key generator sets none (the Spring Boot integration sets them). */
-    private volatile Properties defaults = new Properties();
-
-    SnowKeyRuntime(final Map<String, WorkerLeaseProvider> providers, final WallClock clock, final StaticHighWaterMarks staticMarks,
-                   final Consumer<Runnable> shutdownHooks, final Scope.Waiting waiting) {
-        this.providers = Map.copyOf(providers);
+    SnowKeyRuntime(final WallClock clock, final Consumer<Runnable> shutdownHooks, final Scope.Waiting waiting) {
         this.clock = clock;
-        this.staticMarks = staticMarks;
         this.shutdownHooks = shutdownHooks;
         this.waiting = waiting;
     }
 
-    private static Map<String, WorkerLeaseProvider> loadProviders() {
-        Map<String, WorkerLeaseProvider> found = new TreeMap<>();
-        for (WorkerLeaseProvider each : ServiceLoader.load(WorkerLeaseProvider.class, SnowKeyRuntime.class.getClassLoader())) {
-            found.put(each.registry().toLowerCase(Locale.ROOT), each);
-        }
-        return found;
-    }
-
     public static SnowKeyRuntime get() {
         return INSTANCE;
-    }
-
-    /**
-     * Validates props and decides the scope, without any I/O.
-     *
-     * @param props the key generator props
-     * @param clusterRegistry the ShardingSphere Cluster mode repository, when there is one
-     * @throws InvalidSettingException naming the prop and the value
-     */
-    public ScopePlan plan(final Properties props, final Optional<ClusterRegistry> clusterRegistry) {
-        return plan(props, clusterRegistry, true);
-    }
-
-    /**
-     * Validates props before ShardingSphere has told the mode (an algorithm's {@code init()}): props that Cluster
-     * mode may supply later, such as the ZooKeeper servers, may be missing. The plan is for validation only.
-     */
-    public ScopePlan planBeforeMode(final Properties props) {
-        return plan(props, Optional.empty(), false);
-    }
-
-    private ScopePlan plan(final Properties props, final Optional<ClusterRegistry> clusterRegistry, final boolean modeResolved) {
-        Properties copy = new Properties();
-        copy.putAll(defaults);
-        if (props != null) {
-            copy.putAll(props);
-        }
-        Set<String> backendProps = new HashSet<>();
-        providers.values().forEach(each -> backendProps.addAll(each.propertyNames()));
-        GeneratorSettings settings = GeneratorSettings.parse(copy, backendProps, System.currentTimeMillis());
-        PropertyReader reader = new PropertyReader(copy);
-        String registry = reader.text(PropertyNames.LEASE_REGISTRY);
-        if (registry != null) {
-            if (settings.workerId() != null) {
-                throw new InvalidSettingException(PropertyNames.WORKER_ID, settings.workerId(),
-                        "a static worker id and " + PropertyNames.LEASE_REGISTRY + " = '" + registry + "' exclude each other; remove one");
-            }
-            return leased(settings, provider(registry), new LeaseRequest(copy, settings.layout(), clusterRegistry, modeResolved));
-        }
-        if (settings.workerId() != null) {
-            return staticPlan(settings, settings.workerId(), false);
-        }
-        if (clusterRegistry.isPresent()) {
-            ClusterRegistry cluster = clusterRegistry.get();
-            WorkerLeaseProvider provider = providers.get(cluster.type().toLowerCase(Locale.ROOT));
-            if (provider == null) {
-                throw new InvalidSettingException(PropertyNames.LEASE_REGISTRY, "(not set)", "ShardingSphere runs in Cluster mode with a " + cluster.type()
-                        + " repository, so several instances share these keys, and SnowKey has no lease backend for " + cluster.type()
-                        + " (available: " + providers.keySet() + "; add snowkey-registry-adapter for zookeeper and jdbc). Set "
-                        + PropertyNames.LEASE_REGISTRY + ", or a " + PropertyNames.WORKER_ID + " unique to this instance");
-            }
-            return leased(settings, provider, new LeaseRequest(copy, settings.layout(), clusterRegistry, modeResolved));
-        }
-        return staticPlan(settings, 0, true);
-    }
-
-    private WorkerLeaseProvider provider(final String registry) {
-        WorkerLeaseProvider provider = providers.get(registry.toLowerCase(Locale.ROOT));
-        if (provider == null) {
-            throw new InvalidSettingException(PropertyNames.LEASE_REGISTRY, registry, "no such lease registry on the classpath; available: "
-                    + providers.keySet() + (providers.isEmpty() ? " (add the snowkey-registry-adapter jar for zookeeper and jdbc)" : ""));
-        }
-        return provider;
-    }
-
-    private static ScopePlan leased(final GeneratorSettings settings, final WorkerLeaseProvider provider, final LeaseRequest request) {
-        PreparedLease prepared = provider.prepare(request);
-        return new ScopePlan(settings, prepared.scopeKey(), prepared::open, false);
-    }
-
-    private ScopePlan staticPlan(final GeneratorSettings settings, final int workerId, final boolean unguarded) {
-        return new ScopePlan(settings, "static|worker-id=" + workerId, () -> new StaticWorkerLease(workerId, staticMarks), unguarded);
-    }
-
-    /**
-     * Sets props that every key generator of this JVM inherits where its own props are silent: a YAML
-     * {@code IMPROVED_SNOWFLAKE} with no props then takes the application's settings. Affects plans made later.
-     */
-    public void setDefaults(final Properties props) {
-        Properties copy = new Properties();
-        if (props != null) {
-            copy.putAll(props);
-        }
-        defaults = copy;
     }
 
     /**

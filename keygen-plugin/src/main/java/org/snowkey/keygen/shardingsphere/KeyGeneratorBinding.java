@@ -15,6 +15,8 @@ import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.runtime.ScopePlan;
+import org.snowkey.keygen.runtime.ScopePlanner;
+import org.snowkey.keygen.runtime.SnowKeySettings;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /**
@@ -38,6 +40,9 @@ public final class KeyGeneratorBinding {
 
     private Properties props = new Properties();
 
+    /** Parsed once at {@link #init}; every later plan starts from it, never from the props. */
+    private volatile SnowKeySettings settings;
+
     private SequenceScope sequenceScope = SequenceScope.TABLE;
 
     private volatile IdGenerator generator;
@@ -57,14 +62,24 @@ public final class KeyGeneratorBinding {
     private LastStream lastStream;
 
     /**
-     * Validates the props, without I/O.
+     * Parses and validates every prop, once, without I/O (over the JVM's defaults, {@link ScopePlanner#setDefaults}).
      *
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
     public void init(final Properties props) {
         this.props = props == null ? new Properties() : props;
-        ScopePlan plan = SnowKeyRuntime.get().planBeforeMode(this.props);
-        sequenceScope = plan.settings().sequenceScope();
+        settings = ScopePlanner.get().parseInheritingDefaults(this.props);
+        sequenceScope = settings.generator().sequenceScope();
+    }
+
+    /** The settings parsed at {@link #init}; an instance ShardingSphere never initialised has the defaults alone. */
+    private SnowKeySettings settings() {
+        SnowKeySettings current = settings;
+        if (current == null) {
+            current = ScopePlanner.get().parseInheritingDefaults(props);
+            settings = current;
+        }
+        return current;
     }
 
     /** The props given to {@link #init}. */
@@ -80,7 +95,7 @@ public final class KeyGeneratorBinding {
      */
     public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
         cluster.ifPresent(CLUSTER_REGISTRIES_SEEN::add);
-        IdGenerator bound = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, cluster), owner);
+        IdGenerator bound = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(settings(), cluster), owner);
         logActive(bound);
         generator = bound;
     }
@@ -146,7 +161,7 @@ public final class KeyGeneratorBinding {
      * waiting to happen. Then the one registry seen is used, and with several the start fails closed.
      */
     private ScopePlan planWithoutContext() {
-        ScopePlan plan = SnowKeyRuntime.get().plan(props, Optional.empty());
+        ScopePlan plan = ScopePlanner.get().plan(settings(), Optional.empty());
         if (!plan.unguardedStaticWorkerId() || CLUSTER_REGISTRIES_SEEN.isEmpty()) {
             return plan;
         }
@@ -156,7 +171,7 @@ public final class KeyGeneratorBinding {
                     + seen.size() + " Cluster mode registries, so SnowKey cannot tell which one leases its worker id. Set "
                     + PropertyNames.LEASE_REGISTRY + " (and its props) in this key generator's props");
         }
-        return SnowKeyRuntime.get().plan(props, Optional.of(seen.get(0)));
+        return ScopePlanner.get().plan(settings(), Optional.of(seen.get(0)));
     }
 
     /** Forgets the Cluster mode registries seen so far: for tests that start and stop Cluster-mode contexts in one JVM. */

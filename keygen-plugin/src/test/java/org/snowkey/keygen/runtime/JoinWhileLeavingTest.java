@@ -39,7 +39,7 @@ class JoinWhileLeavingTest {
         AtomicInteger leasesOpened = new AtomicInteger();
         Properties props = new Properties();
         props.setProperty("worker-id", Integer.toString(WORKER_ID));
-        ScopePlan planned = runtime.plan(props, Optional.empty());
+        ScopePlan planned = ScopePlanner.get().plan(props, Optional.empty());
         ScopePlan plan = new ScopePlan(planned.settings(), planned.scopeKey(), () -> {
             StaticWorkerLease lease = new StaticWorkerLease(WORKER_ID);
             return leasesOpened.getAndIncrement() == 0 ? parking.around(lease) : lease;

@@ -36,10 +36,9 @@ public class RuntimeModelCheckTest {
 
     private final ManualClock clock = new ManualClock(T).advanceOnPause(true);
 
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(Map.of(), clock, new StaticHighWaterMarks(), hook -> { },
-            Scope.Waiting.SPIN);
+    private final SnowKeyRuntime runtime = new SnowKeyRuntime(clock, hook -> { }, Scope.Waiting.SPIN);
 
-    private final ScopePlan plan = runtime.plan(props(), Optional.empty());
+    private final ScopePlan plan = new ScopePlanner(Map.of(), new StaticHighWaterMarks()).plan(props(), Optional.empty());
 
     private final Object ownerA = new Object();
 

@@ -40,7 +40,9 @@ class ScopeFailuresTest {
 
     private final StaticHighWaterMarks marks = new StaticHighWaterMarks();
 
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(Map.of(), WallClock.system(), marks, hook -> { }, Scope.Waiting.PARK);
+    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scope.Waiting.PARK);
+
+    private final ScopePlanner planner = new ScopePlanner(Map.of(), marks);
 
     @AfterEach
     void closeAll() {
@@ -48,7 +50,7 @@ class ScopeFailuresTest {
     }
 
     private ScopePlan staticPlan(final Supplier<WorkerLease> opener) {
-        ScopePlan planned = runtime.plan(props("worker-id", Integer.toString(WORKER_ID)), Optional.empty());
+        ScopePlan planned = planner.plan(props("worker-id", Integer.toString(WORKER_ID)), Optional.empty());
         return new ScopePlan(planned.settings(), planned.scopeKey(), opener, false);
     }
 
@@ -184,13 +186,13 @@ class ScopeFailuresTest {
      */
     @Test
     void everySpellingOfAStaticWorkerIdIsOneScope() {
-        IdGenerator seven = runtime.generator(runtime.plan(props("worker-id", "7"), Optional.empty()), new Object());
+        IdGenerator seven = runtime.generator(planner.plan(props("worker-id", "7"), Optional.empty()), new Object());
         for (Properties each : List.of(props("worker-id", " 7 "), props("worker-id", "07"), props("worker-id", "+7"), props("worker-id", 7))) {
-            ScopePlan plan = runtime.plan(each, Optional.empty());
+            ScopePlan plan = planner.plan(each, Optional.empty());
             assertSame(seven, runtime.generator(plan, new Object()), each::toString);
         }
-        IdGenerator unset = runtime.generator(runtime.plan(new Properties(), Optional.empty()), new Object());
-        assertSame(unset, runtime.generator(runtime.plan(props("worker-id", "0"), Optional.empty()), new Object()),
+        IdGenerator unset = runtime.generator(planner.plan(new Properties(), Optional.empty()), new Object());
+        assertSame(unset, runtime.generator(planner.plan(props("worker-id", "0"), Optional.empty()), new Object()),
                 "the default worker id 0 and an explicit 0 share the scope");
         assertEquals(2, runtime.generators().size());
     }

@@ -22,8 +22,9 @@ import org.snowkey.keygen.lease.StaticWorkerLease;
 /** Key generators sharing a scope share its lease, so they must share the layout: each part of it is checked. */
 class ScopeLayoutTest {
 
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(Map.of(), WallClock.system(), new StaticHighWaterMarks(), hook -> { },
-            Scope.Waiting.PARK);
+    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scope.Waiting.PARK);
+
+    private final ScopePlanner planner = new ScopePlanner(Map.of(), new StaticHighWaterMarks());
 
     @AfterEach
     void closeAll() {
@@ -36,7 +37,7 @@ class ScopeLayoutTest {
         for (int i = 0; i < extraProps.length; i += 2) {
             props.setProperty(extraProps[i], extraProps[i + 1]);
         }
-        return runtime.plan(props, Optional.empty());
+        return planner.plan(props, Optional.empty());
     }
 
     @ParameterizedTest

@@ -23,7 +23,7 @@ class SnowKeyRuntimeTest {
     private ScopePlan staticPlan(final int workerId) {
         Properties props = new Properties();
         props.setProperty("worker-id", Integer.toString(workerId));
-        return runtime.plan(props, java.util.Optional.empty());
+        return ScopePlanner.get().plan(props, java.util.Optional.empty());
     }
 
     @Test

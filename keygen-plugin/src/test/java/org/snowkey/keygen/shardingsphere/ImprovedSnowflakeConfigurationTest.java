@@ -15,6 +15,7 @@ import org.apache.shardingsphere.infra.spi.type.typed.TypedSPILoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.keygen.testing.ShardingSphereFixture;
 
@@ -61,7 +62,7 @@ class ImprovedSnowflakeConfigurationTest {
 
     @Test
     void runtimeDefaultsApplyWhereTheKeyGeneratorIsSilentAndItsOwnPropsWin() {
-        SnowKeyRuntime.get().setDefaults(props("worker-id", "34", "sequence-low-bits", "2"));
+        ScopePlanner.get().setDefaults(props("worker-id", "34", "sequence-low-bits", "2"));
         try {
             ImprovedSnowflakeKeyGenerateAlgorithm silent = new ImprovedSnowflakeKeyGenerateAlgorithm();
             silent.init(new Properties());
@@ -72,7 +73,7 @@ class ImprovedSnowflakeConfigurationTest {
             assertEquals(35, explicit.boundGenerator().currentGrant().workerId());
             assertEquals(0, explicit.boundGenerator().layout().sequenceLowBits());
         } finally {
-            SnowKeyRuntime.get().setDefaults(new Properties());
+            ScopePlanner.get().setDefaults(new Properties());
         }
     }
 

@@ -3,10 +3,15 @@ package org.snowkey.lease;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseBackendSettings;
 import org.snowkey.keygen.lease.LeaseRequest;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
@@ -15,13 +20,15 @@ import org.snowkey.lease.store.LeaseStore;
 
 /**
  * What every lease store's provider does the same way: check that the store's third-party libraries are present,
- * parse the lease props ({@link LeaseSettings}) and the store's own, and open a {@link LeasedWorkerLease} on the
- * store. A store says only how its props are parsed, what makes two leases the same scope, and how its
+ * take the shared lease props as the plugin parsed them ({@link LeaseTerms}), parse the store's own once at
+ * start-up, complete them from the mode without parsing again, and open a {@link LeasedWorkerLease} on the store. A
+ * store says only how its props are parsed and completed, what makes two leases the same scope, and how its
  * {@link LeaseStore} is opened.
  *
- * @param <S> the store's validated settings
+ * @param <C> the store's props as parsed, before the mode is known
+ * @param <S> the store's settings, completed from the mode
  */
-public abstract class StoreLeaseProvider<S> implements WorkerLeaseProvider {
+public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
 
     private final String registry;
 
@@ -50,16 +57,35 @@ public abstract class StoreLeaseProvider<S> implements WorkerLeaseProvider {
         return registry;
     }
 
+    /** Parses the store's props once, at start-up (docs/design.md, "Settings"); a missing library fails here already. */
+    @Override
+    public final LeaseBackendSettings parse(final Properties props, final LeaseTerms terms) {
+        requireLibraries();
+        LeaseSettings lease = LeaseSettings.of(terms);
+        return new Parsed<>(this, lease, parseStore(new PropertyReader(props), lease));
+    }
+
     @Override
     public final PreparedLease prepare(final LeaseRequest request) {
         requireLibraries();
-        PropertyReader reader = new PropertyReader(request.props());
-        LeaseSettings lease = LeaseSettings.parse(reader);
-        return new Prepared<>(this, lease, parseStore(reader, request, lease), request.layout());
+        Parsed<C> parsed = parsedByThis(request);
+        return new Prepared<>(this, parsed.lease(), complete(parsed.store(), request.clusterRegistry(), parsed.lease()), request.layout());
     }
 
-    /** Parses and validates the store's own props; no I/O. */
-    protected abstract S parseStore(PropertyReader reader, LeaseRequest request, LeaseSettings lease);
+    @SuppressWarnings("unchecked")
+    private Parsed<C> parsedByThis(final LeaseRequest request) {
+        Parsed<?> parsed = request.backend(Parsed.class);
+        if (parsed.provider() != this) {
+            throw new IllegalArgumentException("lease settings parsed by " + parsed.provider().registry + " handed to " + registry);
+        }
+        return (Parsed<C>) parsed;
+    }
+
+    /** Parses and validates the store's own props, before the mode is known; no I/O. */
+    protected abstract C parseStore(PropertyReader reader, LeaseSettings lease);
+
+    /** Completes the parsed props from ShardingSphere's Cluster mode, if the store takes anything from it; no I/O, no props read. */
+    protected abstract S complete(C parsed, Optional<ClusterRegistry> cluster, LeaseSettings lease);
 
     /** What, besides the registry and the pool, makes two leases one scope (see {@link PreparedLease#scopeKey()}); never a secret. */
     protected abstract String scopeOf(S store);
@@ -90,8 +116,18 @@ public abstract class StoreLeaseProvider<S> implements WorkerLeaseProvider {
         });
     }
 
+    /** The store's props as {@link #parse} made them, with the provider that made them. */
+    private record Parsed<C>(StoreLeaseProvider<C, ?> provider, LeaseSettings lease, C store) implements LeaseBackendSettings {
+
+        /** The settings may hold credentials: the provider only. */
+        @Override
+        public String toString() {
+            return provider.getClass().getSimpleName() + ".Parsed[pool=" + lease.pool() + "]";
+        }
+    }
+
     /** A validated lease, not yet connected. */
-    private record Prepared<S>(StoreLeaseProvider<S> provider, LeaseSettings lease, S store, IdLayout layout) implements PreparedLease {
+    private record Prepared<S>(StoreLeaseProvider<?, S> provider, LeaseSettings lease, S store, IdLayout layout) implements PreparedLease {
 
         @Override
         public String scopeKey() {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /**
@@ -37,7 +38,7 @@ class CorruptAndExtremeRecordsEndToEndTest {
             byte[] corrupt = "{\"pool\":\"corrupt\",\"workerId\":0,\"owner\":\"x\",\"fencingToken\":3,\"expiresAt\":1,\"reservedUntil\":\"soon\",\"state\":\"RELEASED\"}"
                     .getBytes(StandardCharsets.UTF_8);
             client.create().creatingParentsIfNeeded().forPath("/e2e/snowkey/corrupt/workers/0", corrupt);
-            IdGenerator generator = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(zookeeper(server, "corrupt", "1"), Optional.empty()), this);
+            IdGenerator generator = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(zookeeper(server, "corrupt", "1"), Optional.empty()), this);
             try {
                 // Worker id bits 1: numbers 0 (corrupt) and 1. The generator must take 1.
                 generator.nextId();
@@ -77,7 +78,7 @@ class CorruptAndExtremeRecordsEndToEndTest {
         props.setProperty("lease-acquire-timeout-milliseconds", "2000");
         props.setProperty("instance-id", "e2e");
         // Create the table through SnowKey itself (first holder takes worker id 0 and releases it), then mark the row.
-        IdGenerator first = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, Optional.empty()), "first");
+        IdGenerator first = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(props, Optional.empty()), "first");
         first.nextId();
         int workerId = first.currentGrant().workerId();
         SnowKeyRuntime.get().release("first");
@@ -94,7 +95,7 @@ class CorruptAndExtremeRecordsEndToEndTest {
 
     private void assertNoReuse(final Properties props, final int marked) {
         try {
-            IdGenerator generator = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, Optional.empty()), this);
+            IdGenerator generator = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(props, Optional.empty()), this);
             LeaseGrant grant;
             try {
                 grant = generator.currentGrant();

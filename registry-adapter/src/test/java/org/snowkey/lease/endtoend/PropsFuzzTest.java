@@ -14,11 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.runtime.ScopePlan;
+import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /**
  * Every prop, with random strings, numbers out of range, empty values and unicode, through
- * {@code SnowKeyRuntime.plan(...)} and the lease providers' validation: a plan, or an {@link InvalidSettingException}
+ * {@code ScopePlanner.plan(...)} and the lease providers' validation: a plan, or an {@link InvalidSettingException}
  * whose message names the prop; never another exception. Plans without a registry (static worker id) are also
  * opened and asked for ids, which must be strictly increasing and unique.
  */
@@ -52,12 +53,16 @@ class PropsFuzzTest {
             // Some cases are otherwise valid, so that deeper validation is reached.
             if (random.nextBoolean()) {
                 props.putIfAbsent("lease-registry", random.nextBoolean() ? "zookeeper" : "jdbc");
-                props.putIfAbsent("zookeeper-server-lists", "127.0.0.1:2181");
-                props.putIfAbsent("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test");
+                // Only the chosen backend's required prop: the other backend's props cannot apply and are rejected.
+                if ("zookeeper".equals(props.get("lease-registry"))) {
+                    props.putIfAbsent("zookeeper-server-lists", "127.0.0.1:2181");
+                } else {
+                    props.putIfAbsent("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test");
+                }
             }
             ScopePlan plan;
             try {
-                plan = runtime.plan(props, Optional.empty());
+                plan = ScopePlanner.get().plan(props, Optional.empty());
             } catch (final InvalidSettingException ex) {
                 rejected++;
                 assertFalse(ex.getMessage() == null || ex.getMessage().isBlank(), "an empty message for " + props);

@@ -63,7 +63,7 @@ public final class LeaseCli {
 
     /** Runs one command; returns the exit status. */
     public static int run(final String[] args, final Map<String, String> environment, final PrintStream out, final PrintStream err) {
-        Map<String, StoreLeaseProvider<?>> stores = stores();
+        Map<String, StoreLeaseProvider<?, ?>> stores = stores();
         LeaseAdmin.Arguments parsed;
         try {
             parsed = LeaseAdmin.Arguments.parse(args, Set.of(CONFIRM));
@@ -80,7 +80,7 @@ public final class LeaseCli {
             }
         }
         String registry = parsed.options().get("--registry");
-        StoreLeaseProvider<?> provider = registry == null ? null : stores.get(registry);
+        StoreLeaseProvider<?, ?> provider = registry == null ? null : stores.get(registry);
         if (provider == null) {
             return usageError(registry == null ? "--registry is required" : "--registry " + SettingText.quotable(registry) + " is not a lease store on the class path "
                     + "(" + String.join(", ", stores.keySet()) + ")", stores, err);
@@ -133,7 +133,7 @@ public final class LeaseCli {
     }
 
     /** The usage line, also for a store's own command that was misused. */
-    public static String usage(final Map<String, StoreLeaseProvider<?>> stores) {
+    public static String usage(final Map<String, StoreLeaseProvider<?, ?>> stores) {
         List<String> lines = new ArrayList<>();
         lines.add("usage: LeaseCli --registry " + String.join("|", stores.keySet()) + " [--pool pool] [--lease-duration-milliseconds ms] <store options> "
                 + "(list | release <workerId> " + CONFIRM + " | <store command>)");
@@ -150,17 +150,17 @@ public final class LeaseCli {
         return String.join(System.lineSeparator(), lines);
     }
 
-    private static int usageError(final String message, final Map<String, StoreLeaseProvider<?>> stores, final PrintStream err) {
+    private static int usageError(final String message, final Map<String, StoreLeaseProvider<?, ?>> stores, final PrintStream err) {
         err.println(message);
         err.println(usage(stores));
         return 2;
     }
 
     /** The lease stores on the class path by registry name, in name order. */
-    private static Map<String, StoreLeaseProvider<?>> stores() {
-        Map<String, StoreLeaseProvider<?>> result = new TreeMap<>();
+    private static Map<String, StoreLeaseProvider<?, ?>> stores() {
+        Map<String, StoreLeaseProvider<?, ?>> result = new TreeMap<>();
         for (WorkerLeaseProvider each : ServiceLoader.load(WorkerLeaseProvider.class, LeaseCli.class.getClassLoader())) {
-            if (each instanceof StoreLeaseProvider<?> store) {
+            if (each instanceof StoreLeaseProvider<?, ?> store) {
                 result.put(store.registry(), store);
             }
         }

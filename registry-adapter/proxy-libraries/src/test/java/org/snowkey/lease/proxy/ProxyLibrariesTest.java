@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /**
@@ -87,7 +88,7 @@ class ProxyLibrariesTest {
 
     /** Takes the lease, issues keys on it, releases it; returns the worker id. */
     private static int issueAndRelease(final Properties props) {
-        IdGenerator generator = SnowKeyRuntime.get().generator(SnowKeyRuntime.get().plan(props, Optional.empty()));
+        IdGenerator generator = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(props, Optional.empty()));
         int workerId = generator.currentGrant().workerId();
         Set<Long> ids = new HashSet<>(generator.nextIds(2_000));
         ids.add(generator.nextId());

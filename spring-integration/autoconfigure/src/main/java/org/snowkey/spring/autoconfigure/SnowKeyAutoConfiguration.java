@@ -5,6 +5,7 @@ import java.util.Properties;
 
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.runtime.ScopePlan;
+import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -28,25 +30,34 @@ public class SnowKeyAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public SnowKeyIdGenerator snowKeyIdGenerator(final SnowKeyProperties properties) {
-        return start(SnowKeyRuntime.get(), properties);
+    public SnowKeyIdGenerator snowKeyIdGenerator(final SnowKeyProperties properties, final ApplicationContext context) {
+        return start(SnowKeyRuntime.get(), ScopePlanner.get(), properties, context.getClassLoader());
     }
 
     /**
-     * Publishes the settings as the JVM's key generator defaults, then joins their scope. The defaults are JVM-wide
-     * because ShardingSphere builds its key generators outside Spring: the context that started last wins.
+     * Parses the settings once, publishes them as the JVM's key generator defaults, then joins their scope. The
+     * defaults are JVM-wide because ShardingSphere builds its key generators outside Spring: the context that started
+     * last wins.
+     *
+     * @param classLoader where the lease backends are looked for: a {@code snowkey.<backend>.*} property is emitted
+     *                    only when its backend is there
      */
-    static SnowKeyIdGenerator start(final SnowKeyRuntime runtime, final SnowKeyProperties properties) {
-        Properties props = SnowKeyPropertyMapping.toProps(properties);
-        runtime.setDefaults(props);
+    static SnowKeyIdGenerator start(final SnowKeyRuntime runtime, final ScopePlanner planner, final SnowKeyProperties properties,
+                                    final ClassLoader classLoader) {
+        Properties props;
         ScopePlan plan;
         try {
-            plan = runtime.plan(new Properties(), Optional.empty());
+            props = SnowKeyPropertyMapping.toProps(properties, classLoader);
+            plan = planner.plan(planner.parse(props), Optional.empty());
         } catch (final InvalidSettingException ex) {
             // Keep invalid settings away from key generators built later in this JVM.
-            runtime.setDefaults(new Properties());
+            planner.setDefaults(new Properties());
             throw SnowKeyPropertyMapping.translate(ex, properties);
+        } catch (final SnowKeyConfigurationException ex) {
+            planner.setDefaults(new Properties());
+            throw ex;
         }
+        planner.setDefaults(props);
         try {
             return SnowKeyIdGenerator.open(runtime, plan);
         } catch (final InvalidSettingException ex) {

@@ -12,7 +12,8 @@ import org.springframework.boot.convert.DurationUnit;
  * They configure the {@code SnowKeyIdGenerator} bean and are the defaults of every YAML key generator of type
  * {@code IMPROVED_SNOWFLAKE} in this JVM: a key generator with no props takes them, its own props override them.
  *
- * <p>The defaults written here are the key generator's own (a test keeps them equal), so that the IDE shows them.
+ * <p>Each setting left unset emits no prop, so the key generator's own default applies (the configuration reference
+ * in the README lists them): the defaults are defined once, in the plugin, and not restated here.
  */
 @ConfigurationProperties(prefix = "snowkey")
 public class SnowKeyProperties {
@@ -24,24 +25,24 @@ public class SnowKeyProperties {
      * Worker id bits W: the pool has 2^W worker ids, and the sequence gets 22 - W bits (2^(22-W) ids per ms per
      * worker). From 1 to 21. Every instance of a pool must use the same value.
      */
-    private int workerIdBits = 13;
+    private Integer workerIdBits;
 
     /**
      * Sequence bits placed below the worker id: consecutive ids of a table cycle through id % 2^L, so id % 2^k
      * sharding (k at most L) stays balanced at any insert rate. From 0 to 22 - worker-id-bits; 0 gives classic
      * snowflake order.
      */
-    private int sequenceLowBits = 1;
+    private Integer sequenceLowBits;
 
     /** Start of the 41-bit millisecond timestamp (ISO-8601 instant or epoch milliseconds, in the past); ids last 69.7 years from it. */
-    private String epoch = "2025-01-01T00:00:00Z";
+    private String epoch;
 
     /**
      * How long a call waits for a wall clock that moved back below timestamps already issued, once the time cache
      * is spent; beyond it the call fails with the reason. Up to one day. Bare numbers are milliseconds.
      */
     @DurationUnit(ChronoUnit.MILLIS)
-    private Duration maxTolerateTimeDifference = Duration.ofMillis(10);
+    private Duration maxTolerateTimeDifference;
 
     /**
      * Cap on the time cache: how far the id timestamp may lag the wall clock. Idle time up to the cap is kept for
@@ -49,10 +50,10 @@ public class SnowKeyProperties {
      * milliseconds.
      */
     @DurationUnit(ChronoUnit.MILLIS)
-    private Duration maxTimeCache = Duration.ofSeconds(10);
+    private Duration maxTimeCache;
 
     /** One sequence stream per logic table, or one for all tables of the lease scope. */
-    private SequenceScope sequenceScope = SequenceScope.TABLE;
+    private SequenceScope sequenceScope;
 
     /**
      * A fixed worker id instead of a lease (0 to 2^W - 1): you guarantee that no other process uses it. Excludes
@@ -74,19 +75,19 @@ public class SnowKeyProperties {
         this.enabled = enabled;
     }
 
-    public int getWorkerIdBits() {
+    public Integer getWorkerIdBits() {
         return workerIdBits;
     }
 
-    public void setWorkerIdBits(final int workerIdBits) {
+    public void setWorkerIdBits(final Integer workerIdBits) {
         this.workerIdBits = workerIdBits;
     }
 
-    public int getSequenceLowBits() {
+    public Integer getSequenceLowBits() {
         return sequenceLowBits;
     }
 
-    public void setSequenceLowBits(final int sequenceLowBits) {
+    public void setSequenceLowBits(final Integer sequenceLowBits) {
         this.sequenceLowBits = sequenceLowBits;
     }
 
@@ -146,14 +147,15 @@ public class SnowKeyProperties {
     public static class Lease {
 
         /**
-         * Where worker ids are leased from: zookeeper or jdbc (needs snowkey-registry-adapter). Unset: in ShardingSphere
-         * Cluster mode the YAML key generators lease from the mode's ZooKeeper; otherwise worker id 0, safe only for a
-         * single instance.
+         * Where worker ids are leased from: zookeeper or jdbc. Each needs its store on the class path
+         * (snowkey-lease-zookeeper, snowkey-lease-jdbc); without it, naming it here or setting any of its properties
+         * fails start-up naming the artifact. Unset: in ShardingSphere Cluster mode the YAML key generators lease from
+         * the mode's ZooKeeper; otherwise worker id 0, safe only for a single instance.
          */
         private String registry;
 
         /** Independent pools of 2^W worker ids in one registry (letters, digits, '.', '_', '-'). */
-        private String pool = "default";
+        private String pool;
 
         /**
          * Lease duration: a holder renews every third of it and reserves timestamps one duration ahead. Registry
@@ -161,14 +163,14 @@ public class SnowKeyProperties {
          * again after at most one duration. From 1 s to 1 day. Bare numbers are milliseconds.
          */
         @DurationUnit(ChronoUnit.MILLIS)
-        private Duration duration = Duration.ofSeconds(60);
+        private Duration duration;
 
         /**
          * How long start-up retries an unreachable registry or a full pool, and how long an insert waits for a new
          * lease after losing one, before failing with the reason. Up to 1 hour. Bare numbers are milliseconds.
          */
         @DurationUnit(ChronoUnit.MILLIS)
-        private Duration acquireTimeout = Duration.ofSeconds(15);
+        private Duration acquireTimeout;
 
         /** The lease owner shown to operators; also seeds where the scan for a free number starts. Default: host name @ process id. */
         private String instanceId;
@@ -267,10 +269,10 @@ public class SnowKeyProperties {
         private String password;
 
         /** Lease table name (letters, digits, '_', optionally schema-qualified). */
-        private String table = "snowkey_worker_lease";
+        private String table;
 
         /** Whether to create the lease table when it is missing; set false and run the DDL yourself. */
-        private boolean createTable = true;
+        private Boolean createTable;
 
         public String getUrl() {
             return url;
@@ -304,11 +306,11 @@ public class SnowKeyProperties {
             this.table = table;
         }
 
-        public boolean isCreateTable() {
+        public Boolean getCreateTable() {
             return createTable;
         }
 
-        public void setCreateTable(final boolean createTable) {
+        public void setCreateTable(final Boolean createTable) {
             this.createTable = createTable;
         }
     }

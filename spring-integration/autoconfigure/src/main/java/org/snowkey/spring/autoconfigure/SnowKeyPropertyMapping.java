@@ -9,14 +9,17 @@ import java.util.function.Function;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.SequenceScope;
+import org.snowkey.keygen.config.SettingText;
+import org.snowkey.keygen.lease.KnownLeaseBackend;
+import org.springframework.util.ClassUtils;
 
 /**
  * The one table between {@code snowkey.*} properties and key generator props: used to build the props, and to say
- * which {@code snowkey.*} property an {@link InvalidSettingException} of the key generator is about.
+ * which {@code snowkey.*} property an {@link InvalidSettingException} of the key generator is about. The prop names
+ * come from the plugin ({@link PropertyNames}, {@link KnownLeaseBackend}); defaults are not restated here: a
+ * {@code snowkey.*} property that is not set emits no prop, and the key generator applies its own default.
  */
 public final class SnowKeyPropertyMapping {
-
-    private static final String MESSAGE_PREFIX = "Invalid SnowKey property '";
 
     /** Key generator prop to its {@code snowkey.*} property, in the order of the configuration reference. */
     private static final Map<String, Entry> ENTRIES = new LinkedHashMap<>();
@@ -34,22 +37,26 @@ public final class SnowKeyPropertyMapping {
         add(PropertyNames.LEASE_DURATION_MILLISECONDS, "snowkey.lease.duration", p -> p.getLease().getDuration());
         add(PropertyNames.LEASE_ACQUIRE_TIMEOUT_MILLISECONDS, "snowkey.lease.acquire-timeout", p -> p.getLease().getAcquireTimeout());
         add(PropertyNames.INSTANCE_ID, "snowkey.lease.instance-id", p -> p.getLease().getInstanceId());
-        // The registry adapter's props: spelled out here because the adapter is an optional jar.
-        add("zookeeper-server-lists", "snowkey.zookeeper.server-lists", p -> p.getZookeeper().getServerLists());
-        add("zookeeper-namespace", "snowkey.zookeeper.namespace", p -> p.getZookeeper().getNamespace());
-        add("zookeeper-digest", "snowkey.zookeeper.digest", p -> p.getZookeeper().getDigest());
-        add("jdbc-url", "snowkey.jdbc.url", p -> p.getJdbc().getUrl());
-        add("jdbc-username", "snowkey.jdbc.username", p -> p.getJdbc().getUsername());
-        add("jdbc-password", "snowkey.jdbc.password", p -> p.getJdbc().getPassword());
-        add("jdbc-table", "snowkey.jdbc.table", p -> p.getJdbc().getTable());
-        add("jdbc-create-table", "snowkey.jdbc.create-table", p -> p.getJdbc().isCreateTable());
+        // A backend's props are spelled <registry>-<name>, its properties snowkey.<registry>.<name>.
+        addBackend(KnownLeaseBackend.ZOOKEEPER, "server-lists", p -> p.getZookeeper().getServerLists());
+        addBackend(KnownLeaseBackend.ZOOKEEPER, "namespace", p -> p.getZookeeper().getNamespace());
+        addBackend(KnownLeaseBackend.ZOOKEEPER, "digest", p -> p.getZookeeper().getDigest());
+        addBackend(KnownLeaseBackend.JDBC, "url", p -> p.getJdbc().getUrl());
+        addBackend(KnownLeaseBackend.JDBC, "username", p -> p.getJdbc().getUsername());
+        addBackend(KnownLeaseBackend.JDBC, "password", p -> p.getJdbc().getPassword());
+        addBackend(KnownLeaseBackend.JDBC, "table", p -> p.getJdbc().getTable());
+        addBackend(KnownLeaseBackend.JDBC, "create-table", p -> p.getJdbc().getCreateTable());
     }
 
     private SnowKeyPropertyMapping() {
     }
 
     private static void add(final String prop, final String springName, final Function<SnowKeyProperties, Object> getter) {
-        ENTRIES.put(prop, new Entry(springName, getter));
+        ENTRIES.put(prop, new Entry(springName, getter, null));
+    }
+
+    private static void addBackend(final KnownLeaseBackend backend, final String name, final Function<SnowKeyProperties, Object> getter) {
+        ENTRIES.put(backend.propPrefix() + name, new Entry("snowkey." + backend.registry() + "." + name, getter, backend));
     }
 
     /** Key generator prop names to {@code snowkey.*} names. */
@@ -59,16 +66,39 @@ public final class SnowKeyPropertyMapping {
         return result;
     }
 
-    /** The key generator props for these settings: every value that is set, durations in milliseconds. */
-    public static Properties toProps(final SnowKeyProperties properties) {
+    /**
+     * The key generator props for these settings: every value that is set (and nothing else), durations in
+     * milliseconds. A lease backend's values are emitted only when the backend is on the class path; a value set for
+     * a backend that is not, or {@code snowkey.lease.registry} naming one, fails with the artifact to add.
+     *
+     * @param classLoader where the backends are looked for (the application context's)
+     * @throws SnowKeyConfigurationException naming the {@code snowkey.*} property whose backend is missing
+     */
+    public static Properties toProps(final SnowKeyProperties properties, final ClassLoader classLoader) {
+        String registry = properties.getLease().getRegistry();
+        KnownLeaseBackend.byRegistry(registry).filter(each -> !present(each, classLoader)).ifPresent(each -> {
+            throw missing("snowkey.lease.registry", registry, each);
+        });
         Properties props = new Properties();
         ENTRIES.forEach((prop, entry) -> {
             Object value = entry.getter().apply(properties);
-            if (value != null && !(value instanceof String text && text.isBlank())) {
-                props.setProperty(prop, propValue(value));
+            if (value == null || value instanceof String text && text.isBlank()) {
+                return;
             }
+            if (entry.backend() != null && !present(entry.backend(), classLoader)) {
+                throw missing(entry.springName(), SettingText.value(prop, value), entry.backend());
+            }
+            props.setProperty(prop, propValue(value));
         });
         return props;
+    }
+
+    private static boolean present(final KnownLeaseBackend backend, final ClassLoader classLoader) {
+        return ClassUtils.isPresent(backend.providerClass(), classLoader);
+    }
+
+    private static SnowKeyConfigurationException missing(final String springName, final String shownValue, final KnownLeaseBackend backend) {
+        return new SnowKeyConfigurationException(springName, InvalidSettingException.message(springName, shownValue, true, backend.notOnClassPath()), null);
     }
 
     private static String propValue(final Object value) {
@@ -83,28 +113,26 @@ public final class SnowKeyPropertyMapping {
 
     /**
      * The key generator's complaint, told in terms of {@code snowkey.*}: "Invalid SnowKey property
-     * 'snowkey.lease.duration' = '500ms': expected ... (key generator prop 'lease-duration-milliseconds' = '500')".
+     * 'snowkey.lease.duration' = '500ms': expected ... (key generator prop 'lease-duration-milliseconds' = '500')",
+     * built from the exception's fields, never from its message text.
      */
     public static SnowKeyConfigurationException translate(final InvalidSettingException ex, final SnowKeyProperties properties) {
         Entry entry = ENTRIES.get(ex.property());
         if (entry == null) {
             return new SnowKeyConfigurationException(ex.property(), ex.getMessage(), ex);
         }
-        String message = ex.getMessage();
-        String prefix = MESSAGE_PREFIX + ex.property() + "' = '";
-        int valueEnd = message.startsWith(prefix) ? message.indexOf("': ", prefix.length()) : -1;
-        if (valueEnd < 0) {
-            return new SnowKeyConfigurationException(entry.springName(), message.replace("'" + ex.property() + "'", "'" + entry.springName() + "'"), ex);
-        }
         // The plugin's value is already redacted where it must be (passwords, URL credentials); durations read better as Spring wrote them.
-        String pluginValue = message.substring(prefix.length(), valueEnd);
-        String allowed = message.substring(valueEnd + 3);
         Object springValue = entry.getter().apply(properties);
-        String shown = springValue instanceof Duration duration ? duration.toMillis() + "ms" : pluginValue;
-        return new SnowKeyConfigurationException(entry.springName(), MESSAGE_PREFIX + entry.springName() + "' = '" + shown + "': " + allowed
-                + " (key generator prop '" + ex.property() + "' = '" + pluginValue + "')", ex);
+        String shown = springValue instanceof Duration duration ? duration.toMillis() + "ms" : ex.shownValue();
+        String pluginProp = ex.valueQuoted() ? " (key generator prop '" + ex.property() + "' = '" + ex.shownValue() + "')"
+                : " (key generator prop '" + ex.property() + "')";
+        return new SnowKeyConfigurationException(entry.springName(),
+                InvalidSettingException.message(entry.springName(), shown, ex.valueQuoted(), ex.allowed() + pluginProp), ex);
     }
 
-    private record Entry(String springName, Function<SnowKeyProperties, Object> getter) {
+    /**
+     * @param backend the lease backend the property belongs to, or null for the generator's and the shared lease properties
+     */
+    private record Entry(String springName, Function<SnowKeyProperties, Object> getter, KnownLeaseBackend backend) {
     }
 }

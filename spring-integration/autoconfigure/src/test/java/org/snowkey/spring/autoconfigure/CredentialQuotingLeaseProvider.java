@@ -1,7 +1,10 @@
 package org.snowkey.spring.autoconfigure;
 
+import java.util.Properties;
 import java.util.Set;
 
+import org.snowkey.keygen.config.LeaseTerms;
+import org.snowkey.keygen.lease.LeaseBackendSettings;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.LeaseStatus;
@@ -29,6 +32,11 @@ public final class CredentialQuotingLeaseProvider implements WorkerLeaseProvider
     }
 
     @Override
+    public LeaseBackendSettings parse(final Properties props, final LeaseTerms terms) {
+        return new NoSettings();
+    }
+
+    @Override
     public PreparedLease prepare(final LeaseRequest request) {
         return new PreparedLease() {
 
@@ -42,6 +50,9 @@ public final class CredentialQuotingLeaseProvider implements WorkerLeaseProvider
                 return new QuotingLease();
             }
         };
+    }
+
+    private record NoSettings() implements LeaseBackendSettings {
     }
 
     private static final class QuotingLease implements WorkerLease {

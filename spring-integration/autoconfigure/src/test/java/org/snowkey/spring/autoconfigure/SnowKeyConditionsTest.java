@@ -104,7 +104,7 @@ class SnowKeyConditionsTest {
     @Test
     void applicationBeanReplacesTheGenerator() {
         runner.withBean("myGenerator", SnowKeyIdGenerator.class, () -> SnowKeyAutoConfiguration.start(org.snowkey.keygen.runtime.SnowKeyRuntime.get(),
-                new SnowKeyProperties())).run(context -> assertThat(context).hasSingleBean(SnowKeyIdGenerator.class).hasBean("myGenerator"));
+                org.snowkey.keygen.runtime.ScopePlanner.get(), new SnowKeyProperties(), getClass().getClassLoader())).run(context -> assertThat(context).hasSingleBean(SnowKeyIdGenerator.class).hasBean("myGenerator"));
     }
 
     @Test

@@ -30,6 +30,13 @@ class SnowKeyInvalidPropertiesTest {
                 Arguments.of("snowkey.worker-id", new String[] {"snowkey.worker-id=1", "snowkey.lease.registry=zookeeper",
                     "snowkey.zookeeper.server-lists=127.0.0.1:2181"}),
                 Arguments.of("snowkey.lease.registry", new String[] {"snowkey.lease.registry=etcd"}),
+                // Lease settings that cannot apply: a static worker id takes no lease; one registry's settings under another.
+                Arguments.of("snowkey.lease.duration", new String[] {"snowkey.worker-id=3", "snowkey.lease.duration=500ms"}),
+                Arguments.of("snowkey.lease.duration", new String[] {"snowkey.worker-id=3", "snowkey.lease.duration=5s"}),
+                Arguments.of("snowkey.lease.pool", new String[] {"snowkey.worker-id=3", "snowkey.lease.pool=orders"}),
+                Arguments.of("snowkey.jdbc.table", new String[] {"snowkey.worker-id=3", "snowkey.jdbc.table=leases"}),
+                Arguments.of("snowkey.jdbc.url", new String[] {"snowkey.lease.registry=zookeeper", "snowkey.zookeeper.server-lists=127.0.0.1:2181",
+                    "snowkey.jdbc.url=jdbc:h2:mem:x"}),
                 Arguments.of("snowkey.lease.pool", new String[] {"snowkey.lease.pool=no spaces", "snowkey.lease.registry=zookeeper",
                     "snowkey.zookeeper.server-lists=127.0.0.1:2181"}),
                 Arguments.of("snowkey.lease.duration", new String[] {"snowkey.lease.duration=500ms", "snowkey.lease.registry=zookeeper",

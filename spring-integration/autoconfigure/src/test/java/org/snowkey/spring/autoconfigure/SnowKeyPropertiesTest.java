@@ -13,12 +13,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.GeneratorSettings;
 import org.snowkey.keygen.config.PropertyNames;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.lease.store.jdbc.JdbcLeaseProps;
 import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProps;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-/** snowkey.* binds to every key generator prop, with the key generator's own defaults. */
+/** snowkey.* binds to every key generator prop; what is not set is not emitted, so the key generator's own defaults apply. */
 class SnowKeyPropertiesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -34,21 +36,19 @@ class SnowKeyPropertiesTest {
     }
 
     @Test
-    void defaultsAreTheKeyGeneratorDefaults() {
-        Properties props = SnowKeyPropertyMapping.toProps(new SnowKeyProperties());
-        assertThat(props).containsEntry(PropertyNames.WORKER_ID_BITS, String.valueOf(GeneratorSettings.DEFAULT_WORKER_ID_BITS))
-                .containsEntry(PropertyNames.SEQUENCE_LOW_BITS, String.valueOf(GeneratorSettings.DEFAULT_SEQUENCE_LOW_BITS))
-                .containsEntry(PropertyNames.EPOCH, GeneratorSettings.DEFAULT_EPOCH)
-                .containsEntry(PropertyNames.MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS, String.valueOf(GeneratorSettings.DEFAULT_MAX_TOLERATE_TIME_DIFFERENCE_MILLIS))
-                .containsEntry(PropertyNames.MAX_TIME_CACHE_MILLISECONDS, String.valueOf(GeneratorSettings.DEFAULT_MAX_TIME_CACHE_MILLIS))
-                .containsEntry(PropertyNames.SEQUENCE_SCOPE, "table")
-                .containsEntry(PropertyNames.LEASE_POOL, "default")
-                .containsEntry(PropertyNames.LEASE_DURATION_MILLISECONDS, "60000")
-                .containsEntry(PropertyNames.LEASE_ACQUIRE_TIMEOUT_MILLISECONDS, "15000")
-                .containsEntry(JdbcLeaseProps.TABLE, "snowkey_worker_lease")
-                .containsEntry(JdbcLeaseProps.CREATE_TABLE, "true")
-                .doesNotContainKeys(PropertyNames.WORKER_ID, PropertyNames.LEASE_REGISTRY, PropertyNames.INSTANCE_ID, ZooKeeperLeaseProps.SERVER_LISTS,
-                        ZooKeeperLeaseProps.NAMESPACE, ZooKeeperLeaseProps.DIGEST, JdbcLeaseProps.URL, JdbcLeaseProps.USERNAME, JdbcLeaseProps.PASSWORD);
+    void nothingSetEmitsNothingSoTheKeyGeneratorDefaultsApply() {
+        assertThat(SnowKeyPropertyMapping.toProps(new SnowKeyProperties(), getClass().getClassLoader())).isEmpty();
+    }
+
+    @Test
+    void unsetPropertiesGetTheKeyGeneratorDefaults() {
+        runner.withPropertyValues("snowkey.worker-id=9").run(context -> {
+            assertThat(context).hasNotFailed();
+            IdLayout layout = context.getBean(SnowKeyIdGenerator.class).layout();
+            assertThat(layout.workerIdBits()).isEqualTo(GeneratorSettings.DEFAULT_WORKER_ID_BITS);
+            assertThat(layout.sequenceLowBits()).isEqualTo(GeneratorSettings.DEFAULT_SEQUENCE_LOW_BITS);
+            assertThat(layout.epochMillis()).isEqualTo(java.time.Instant.parse(GeneratorSettings.DEFAULT_EPOCH).toEpochMilli());
+        });
     }
 
     @Test
@@ -62,7 +62,7 @@ class SnowKeyPropertiesTest {
                 // enabled=false: only the binding is looked at, no generator starts
                 .withUserConfiguration(BindOnly.class)
                 .run(context -> {
-                    Properties props = SnowKeyPropertyMapping.toProps(context.getBean(SnowKeyProperties.class));
+                    Properties props = SnowKeyPropertyMapping.toProps(context.getBean(SnowKeyProperties.class), getClass().getClassLoader());
                     assertThat(props).isEqualTo(expected(Map.ofEntries(Map.entry("worker-id-bits", "10"), Map.entry("sequence-low-bits", "2"),
                             Map.entry("epoch", "1577836800000"), Map.entry("max-tolerate-time-difference-milliseconds", "25"),
                             Map.entry("max-time-cache-milliseconds", "3000"), Map.entry("sequence-scope", "global"), Map.entry("worker-id", "5"),

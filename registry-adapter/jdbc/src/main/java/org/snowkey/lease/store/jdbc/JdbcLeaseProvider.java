@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.lease.LeaseRequest;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
@@ -19,10 +19,10 @@ import org.snowkey.lease.store.LeaseStore;
 /**
  * {@code lease-registry: jdbc}: worker ids leased through a table of a database the application already runs,
  * for Standalone-mode deployments without ZooKeeper. Same protocol as every registry ({@link LeasedWorkerLease});
- * {@link #prepare} only validates, {@link PreparedLease#open()} builds the (not yet connected) pool, and the first
+ * {@link #parse} only validates, {@link PreparedLease#open()} builds the (not yet connected) pool, and the first
  * grant request connects and acquires.
  */
-public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSettings> {
+public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSettings, JdbcStoreSettings> {
 
     public static final String REGISTRY = "jdbc";
 
@@ -38,8 +38,14 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
     }
 
     @Override
-    protected JdbcStoreSettings parseStore(final PropertyReader reader, final LeaseRequest request, final LeaseSettings lease) {
+    protected JdbcStoreSettings parseStore(final PropertyReader reader, final LeaseSettings lease) {
         return JdbcLeaseProps.parse(reader, lease);
+    }
+
+    /** The mode adds nothing to the JDBC props. */
+    @Override
+    protected JdbcStoreSettings complete(final JdbcStoreSettings parsed, final Optional<ClusterRegistry> cluster, final LeaseSettings lease) {
+        return parsed;
     }
 
     /**

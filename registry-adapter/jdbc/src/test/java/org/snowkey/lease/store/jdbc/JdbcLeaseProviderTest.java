@@ -16,10 +16,10 @@ import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.IdGenerator;
-import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
 import org.snowkey.keygen.runtime.ScopePlan;
+import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.lease.testing.Ids;
 
@@ -37,7 +37,7 @@ class JdbcLeaseProviderTest {
     }
 
     private static PreparedLease prepare(final Properties props) {
-        return new JdbcLeaseProvider().prepare(new LeaseRequest(props, Ids.layout(13), Optional.empty()));
+        return new JdbcLeaseProvider().prepare(props, Ids.layout(13), Optional.empty());
     }
 
     @Test
@@ -111,7 +111,7 @@ class JdbcLeaseProviderTest {
         Properties props = props("lease-registry", "jdbc", "jdbc-url", TestDatabase.H2.url(), "jdbc-username", "sa", "jdbc-password", "",
                 "jdbc-table", table.value(), "lease-pool", "runtime-test", "instance-id", "provider-test");
         SnowKeyRuntime runtime = SnowKeyRuntime.get();
-        ScopePlan plan = runtime.plan(props, Optional.empty());
+        ScopePlan plan = ScopePlanner.get().plan(props, Optional.empty());
         try {
             IdGenerator generator = runtime.generator(plan);
             long first = generator.nextId();

@@ -28,7 +28,7 @@ public class JdbcStoreAloneTest {
         props.setProperty("lease-registry", "jdbc");
         props.setProperty("jdbc-url", "jdbc:h2:mem:alone");
         try {
-            new JdbcLeaseProvider().prepare(new LeaseRequest(props, Ids.layout(13), Optional.empty()));
+            new JdbcLeaseProvider().prepare(props, Ids.layout(13), Optional.empty());
             return "prepared";
         } catch (final IllegalStateException ex) {
             return ex.getMessage();

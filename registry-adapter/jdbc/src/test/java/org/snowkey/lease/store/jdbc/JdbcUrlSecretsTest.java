@@ -27,7 +27,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
 
@@ -154,7 +153,7 @@ class JdbcUrlSecretsTest {
         props.setProperty("lease-registry", "jdbc");
         props.setProperty("jdbc-url", url);
         props.setProperty("lease-acquire-timeout-milliseconds", "1000");
-        PreparedLease prepared = new JdbcLeaseProvider().prepare(new LeaseRequest(props, IdLayout.defaults(), Optional.empty()));
+        PreparedLease prepared = new JdbcLeaseProvider().prepare(props, IdLayout.defaults(), Optional.empty());
         assertNoSecret("the prepared lease", prepared + " " + prepared.scopeKey());
         RuntimeException failure = assertThrows(RuntimeException.class, () -> {
             try (WorkerLease lease = prepared.open()) {

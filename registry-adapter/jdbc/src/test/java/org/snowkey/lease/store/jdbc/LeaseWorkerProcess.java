@@ -11,6 +11,7 @@ import java.util.Properties;
 
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.runtime.ScopePlan;
+import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /**
@@ -37,7 +38,7 @@ public final class LeaseWorkerProcess {
             props.setProperty(args[i].substring(0, equals), args[i].substring(equals + 1));
         }
         SnowKeyRuntime runtime = SnowKeyRuntime.get();
-        ScopePlan plan = runtime.plan(props, Optional.empty());
+        ScopePlan plan = ScopePlanner.get().plan(props, Optional.empty());
         IdGenerator generator = runtime.generator(plan);
         try (BufferedWriter out = Files.newBufferedWriter(output, StandardCharsets.US_ASCII, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
             while (System.currentTimeMillis() < stopAt) {

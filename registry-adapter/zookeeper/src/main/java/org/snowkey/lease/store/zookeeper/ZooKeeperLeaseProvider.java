@@ -1,9 +1,10 @@
 package org.snowkey.lease.store.zookeeper;
 
+import java.util.Optional;
 import java.util.Set;
 
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.lease.LeaseRequest;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
@@ -12,10 +13,10 @@ import org.snowkey.lease.store.LeaseStore;
 
 /**
  * {@code lease-registry: zookeeper}, and the backend of ShardingSphere Cluster mode with a ZooKeeper repository.
- * {@link #prepare} only validates; {@link PreparedLease#open()} starts the Curator client, and the first grant
+ * {@link #parse} and {@link #prepare} only validate; {@link PreparedLease#open()} starts the Curator client, and the first grant
  * request acquires.
  */
-public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperStoreSettings> {
+public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperLeaseProps.Configured, ZooKeeperStoreSettings> {
 
     public static final String REGISTRY = "zookeeper";
 
@@ -33,8 +34,14 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperSt
     }
 
     @Override
-    protected ZooKeeperStoreSettings parseStore(final PropertyReader reader, final LeaseRequest request, final LeaseSettings lease) {
-        return ZooKeeperLeaseProps.parse(reader, request.clusterRegistry(), request.modeResolved(), lease.acquireTimeoutMillis());
+    protected ZooKeeperLeaseProps.Configured parseStore(final PropertyReader reader, final LeaseSettings lease) {
+        return ZooKeeperLeaseProps.parse(reader);
+    }
+
+    /** Fills in from a ZooKeeper Cluster mode what the props left unset; nothing is parsed again. */
+    @Override
+    protected ZooKeeperStoreSettings complete(final ZooKeeperLeaseProps.Configured parsed, final Optional<ClusterRegistry> cluster, final LeaseSettings lease) {
+        return ZooKeeperLeaseProps.resolve(parsed, cluster, true, lease.acquireTimeoutMillis());
     }
 
     @Override

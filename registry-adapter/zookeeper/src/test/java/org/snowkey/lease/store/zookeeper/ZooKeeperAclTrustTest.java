@@ -34,7 +34,6 @@ import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.keygen.lease.LeaseGrant;
-import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.lease.store.LeaseRecord;
@@ -106,7 +105,7 @@ class ZooKeeperAclTrustTest {
         if (digest != null) {
             props.setProperty("zookeeper-digest", digest);
         }
-        return new ZooKeeperLeaseProvider().prepare(new LeaseRequest(props, Ids.layout(4), Optional.empty())).open();
+        return new ZooKeeperLeaseProvider().prepare(props, Ids.layout(4), Optional.empty()).open();
     }
 
     @Test

@@ -10,6 +10,8 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.config.LeaseTerms;
+import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
@@ -30,7 +32,7 @@ class ZooKeeperLeaseProviderTest {
     }
 
     private PreparedLease prepare(final Properties props, final Optional<ClusterRegistry> cluster) {
-        return provider.prepare(new LeaseRequest(props, Ids.layout(13), cluster));
+        return provider.prepare(props, Ids.layout(13), cluster);
     }
 
     private void assertRejected(final Properties props, final String prop, final String value) {
@@ -59,9 +61,9 @@ class ZooKeeperLeaseProviderTest {
     @Test
     void beforeShardingSphereNamesTheModeMissingServersAreLeftToClusterModeButBadOnesStillFail() {
         // An algorithm's init() runs before the mode is known: lease-registry: zookeeper may rely on the mode's servers.
-        provider.prepare(new LeaseRequest(props(), Ids.layout(13), Optional.empty(), false));
+        provider.parse(props(), LeaseTerms.parse(new PropertyReader(props())));
         InvalidSettingException failure = assertThrows(InvalidSettingException.class,
-                () -> provider.prepare(new LeaseRequest(props("zookeeper-server-lists", "localhost"), Ids.layout(13), Optional.empty(), false)));
+                () -> provider.parse(props("zookeeper-server-lists", "localhost"), LeaseTerms.parse(new PropertyReader(props()))));
         assertEquals("zookeeper-server-lists", failure.property());
     }
 

@@ -26,11 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
-import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.runtime.ScopePlan;
+import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.lease.LeaseRuntimeOptions;
 import org.snowkey.lease.LeaseSettings;
@@ -110,7 +110,7 @@ class ZooKeeperLeaseStoreTest {
         Properties props = new Properties();
         props.setProperty("zookeeper-server-lists", "127.0.0.1:" + port);
         props.setProperty("lease-acquire-timeout-milliseconds", "1500");
-        PreparedLease prepared = new ZooKeeperLeaseProvider().prepare(new LeaseRequest(props, Ids.layout(13), Optional.empty()));
+        PreparedLease prepared = new ZooKeeperLeaseProvider().prepare(props, Ids.layout(13), Optional.empty());
         try (WorkerLease lease = prepared.open()) {
             LeaseUnavailableException failure = assertThrows(LeaseUnavailableException.class, lease::currentGrant);
             assertTrue(failure.getMessage().contains("127.0.0.1:" + port), failure.getMessage());
@@ -125,7 +125,7 @@ class ZooKeeperLeaseStoreTest {
         props.setProperty("zookeeper-server-lists", server.getConnectString());
         props.setProperty("zookeeper-namespace", "runtime");
         props.setProperty("lease-pool", "runtime-pool");
-        ScopePlan plan = SnowKeyRuntime.get().plan(props, Optional.empty());
+        ScopePlan plan = ScopePlanner.get().plan(props, Optional.empty());
         assertTrue(plan.scopeKey().startsWith("zookeeper|"), plan.scopeKey());
         IdGenerator generator = SnowKeyRuntime.get().generator(plan);
         long id = generator.nextId();

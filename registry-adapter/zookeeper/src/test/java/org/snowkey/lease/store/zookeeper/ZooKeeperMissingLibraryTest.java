@@ -25,7 +25,7 @@ public class ZooKeeperMissingLibraryTest {
         props.setProperty("lease-registry", "zookeeper");
         props.setProperty("zookeeper-server-lists", "127.0.0.1:2181");
         try {
-            new ZooKeeperLeaseProvider().prepare(new LeaseRequest(props, Ids.layout(13), Optional.empty()));
+            new ZooKeeperLeaseProvider().prepare(props, Ids.layout(13), Optional.empty());
             return "prepared";
         } catch (final IllegalStateException ex) {
             return ex.getMessage();
