@@ -156,6 +156,29 @@ public final class ScopePlanner {
         return staticPlan(settings.generator(), 0, true);
     }
 
+    /**
+     * {@link #plan} for a key generator ShardingSphere has told its mode: Standalone when {@code clusterRegistry} is
+     * empty. There, with neither {@code lease-registry} nor {@code worker-id}, nothing names where a worker id could be
+     * leased, so a lease prop that is set (a backend's, or one shared by both) cannot apply and would leave every
+     * instance on worker id 0 while the props suggest a lease: it is rejected. Callers that do not know the mode (the
+     * Spring bean, whose settings also serve Cluster-mode key generators; an instance ShardingSphere never told) use
+     * {@link #plan} and get worker id 0 with its warning.
+     */
+    public ScopePlan planInKnownMode(final SnowKeySettings settings, final Optional<ClusterRegistry> clusterRegistry) {
+        if (clusterRegistry.isEmpty() && settings.registry() == null && settings.generator().workerId() == null) {
+            PropertyReader reader = new PropertyReader(properties(settings));
+            Set<String> leaseProps = new TreeSet<>(PropertyNames.SHARED_LEASE);
+            providers.values().forEach(each -> leaseProps.addAll(each.propertyNames()));
+            String set = firstSet(reader, leaseProps);
+            if (set != null) {
+                throw new InvalidSettingException(set, reader.props().get(set), "cannot apply: ShardingSphere runs in Standalone mode and neither "
+                        + PropertyNames.LEASE_REGISTRY + " nor " + PropertyNames.WORKER_ID + " is set, so no lease is taken and every instance gets worker id 0;"
+                        + " set " + PropertyNames.LEASE_REGISTRY + " " + providers.keySet() + " to lease one, or remove " + set);
+            }
+        }
+        return plan(settings, clusterRegistry);
+    }
+
     /** {@link #parse} and {@link #plan} in one step, for a caller that has the props and the mode at once (tools, tests). */
     public ScopePlan plan(final Properties props, final Optional<ClusterRegistry> clusterRegistry) {
         return plan(parse(props), clusterRegistry);

@@ -95,7 +95,7 @@ public final class KeyGeneratorBinding {
      */
     public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
         cluster.ifPresent(CLUSTER_REGISTRIES_SEEN::add);
-        IdGenerator bound = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(settings(), cluster), owner);
+        IdGenerator bound = SnowKeyRuntime.get().generator(ScopePlanner.get().planInKnownMode(settings(), cluster), owner);
         logActive(bound);
         generator = bound;
     }

@@ -1,6 +1,7 @@
 package org.snowkey.keygen.shardingsphere;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -33,6 +34,22 @@ class ImprovedSnowflakeEndToEndTest {
     @AfterEach
     void releaseGenerators() {
         SnowKeyRuntime.get().closeAll();
+    }
+
+    @Test
+    void aLeasePropInStandaloneModeWithoutARegistryFailsStartUpInsteadOfLeavingEveryInstanceOnWorkerIdZero() throws Exception {
+        ShardingSphereFixture fixture = new ShardingSphereFixture(directory, Map.of("lease-duration-milliseconds", "5000"));
+        Exception failure = assertThrows(Exception.class, () -> {
+            try (Connection connection = fixture.connect(); Statement statement = connection.createStatement()) {
+                statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (1, 'x')");
+            }
+        });
+        StringBuilder chain = new StringBuilder();
+        for (Throwable each = failure; each != null; each = each.getCause()) {
+            chain.append(each.getMessage()).append(" | ");
+        }
+        assertTrue(chain.toString().contains("Invalid SnowKey property 'lease-duration-milliseconds' = '5000': cannot apply: ShardingSphere runs in Standalone mode"),
+                chain.toString());
     }
 
     @Test
