@@ -47,6 +47,9 @@ public final class ScopePlanner {
 
     private final Map<String, WorkerLeaseProvider> providers;
 
+    /** Every lease prop: those all registries share and each backend's own; none of them applies without a lease. */
+    private final Set<String> leaseProps;
+
     /** Where the static leases of the plans made here record and read their high-water marks. */
     private final StaticHighWaterMarks staticMarks;
 
@@ -60,6 +63,9 @@ public final class ScopePlanner {
     public ScopePlanner(final Map<String, WorkerLeaseProvider> providers, final StaticHighWaterMarks staticMarks) {
         // Sorted, so that messages list the backends in one order.
         this.providers = Collections.unmodifiableSortedMap(new TreeMap<>(providers));
+        TreeSet<String> names = new TreeSet<>(PropertyNames.SHARED_LEASE);
+        this.providers.values().forEach(each -> names.addAll(each.propertyNames()));
+        this.leaseProps = Collections.unmodifiableSortedSet(names);
         this.staticMarks = staticMarks;
     }
 
@@ -167,8 +173,6 @@ public final class ScopePlanner {
     public ScopePlan planInKnownMode(final SnowKeySettings settings, final Optional<ClusterRegistry> clusterRegistry) {
         if (clusterRegistry.isEmpty() && settings.registry() == null && settings.generator().workerId() == null) {
             PropertyReader reader = new PropertyReader(properties(settings));
-            Set<String> leaseProps = new TreeSet<>(PropertyNames.SHARED_LEASE);
-            providers.values().forEach(each -> leaseProps.addAll(each.propertyNames()));
             String set = firstSet(reader, leaseProps);
             if (set != null) {
                 throw new InvalidSettingException(set, reader.props().get(set), "cannot apply: ShardingSphere runs in Standalone mode and neither "
@@ -212,8 +216,6 @@ public final class ScopePlanner {
                 throw new InvalidSettingException(PropertyNames.WORKER_ID, generator.workerId(), "a static worker id and " + PropertyNames.LEASE_REGISTRY
                         + " = '" + registry + "' exclude each other; remove one");
             }
-            Set<String> leaseProps = new TreeSet<>(PropertyNames.SHARED_LEASE);
-            providers.values().forEach(each -> leaseProps.addAll(each.propertyNames()));
             String set = firstSet(reader, leaseProps);
             if (set != null) {
                 throw new InvalidSettingException(set, reader.props().get(set), "cannot apply: " + PropertyNames.WORKER_ID + " = '" + generator.workerId()

@@ -6,28 +6,25 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
-import org.snowkey.lease.store.StoredLease;
 
 /**
  * A real store that lets a test act while a write is in flight: the next create or compare-and-set first runs a
  * test's action (another process or thread doing its part meanwhile), then is applied, or lost on the way (never
  * applied, answered with a timeout).
  */
-public final class InterceptingStore implements LeaseStore {
+public final class InterceptingStore extends ForwardingLeaseStore {
 
     /** What happens to the intercepted write after the action ran. */
     public enum Outcome {
         APPLIED, LOST
     }
 
-    private final LeaseStore delegate;
-
     private final AtomicReference<Interception> nextCreate = new AtomicReference<>();
 
     private final AtomicReference<Interception> nextCompareAndSet = new AtomicReference<>();
 
     public InterceptingStore(final LeaseStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     public void onNextCreate(final Runnable meanwhile, final Outcome outcome) {
@@ -65,36 +62,6 @@ public final class InterceptingStore implements LeaseStore {
             }
         }
         return delegate.compareAndSet(record, expectedStoreVersion);
-    }
-
-    @Override
-    public String describe() {
-        return delegate.describe();
-    }
-
-    @Override
-    public String locationOf(final String pool, final int workerId) {
-        return delegate.locationOf(pool, workerId);
-    }
-
-    @Override
-    public Optional<StoredLease> read(final String pool, final int workerId) {
-        return delegate.read(pool, workerId);
-    }
-
-    @Override
-    public PoolListing list(final String pool) {
-        return delegate.list(pool);
-    }
-
-    @Override
-    public boolean delete(final String pool, final int workerId, final long expectedStoreVersion) {
-        return delegate.delete(pool, workerId, expectedStoreVersion);
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 
     private record Interception(Runnable meanwhile, Outcome outcome) {

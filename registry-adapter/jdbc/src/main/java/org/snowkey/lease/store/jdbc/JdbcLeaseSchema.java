@@ -29,28 +29,6 @@ public final class JdbcLeaseSchema {
         return DDL_TEMPLATE.replace("TABLE IF NOT EXISTS " + JdbcTableName.DEFAULT + " ", "TABLE IF NOT EXISTS " + table.value() + " ");
     }
 
-    /** Whether the table can be queried through this connection. */
-    static boolean exists(final Connection connection, final JdbcTableName table, final int timeoutSeconds) {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.executeQuery("SELECT COUNT(*) FROM " + table.value() + " WHERE 1 = 0").close();
-            return true;
-        } catch (final SQLException ex) {
-            return false;
-        }
-    }
-
-    /** Whether the table has the layout column (tables created before SnowKey stored the layout do not). */
-    static boolean hasLayoutColumn(final Connection connection, final JdbcTableName table, final int timeoutSeconds) {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.executeQuery("SELECT " + LeaseRowReader.LAYOUT_COLUMN + " FROM " + table.value() + " WHERE 1 = 0").close();
-            return true;
-        } catch (final SQLException ex) {
-            return false;
-        }
-    }
-
     /** The statement that adds the layout column to a table of an older SnowKey; the same on H2, MySQL/MariaDB and PostgreSQL. */
     public static String addLayoutColumn(final JdbcTableName table) {
         return "ALTER TABLE " + table.value() + " ADD COLUMN " + LeaseRowReader.LAYOUT_COLUMN + " VARCHAR(128)";
@@ -60,18 +38,6 @@ public final class JdbcLeaseSchema {
         try (Statement statement = connection.createStatement()) {
             statement.setQueryTimeout(timeoutSeconds);
             statement.execute(addLayoutColumn(table));
-        }
-    }
-
-    /**
-     * Creates the table. {@code IF NOT EXISTS} lets concurrent first starts race safely on most databases;
-     * PostgreSQL may still fail the loser of a simultaneous CREATE, so callers check existence again after a
-     * failure before reporting it.
-     */
-    static void create(final Connection connection, final JdbcTableName table, final int timeoutSeconds) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.execute(ddl(table));
         }
     }
 

@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
@@ -185,7 +184,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             } catch (final SQLException ex) {
                 // Lost the race for the primary key: another process created the row first. Any other constraint
                 // failure (a value too long for its column, say) is an error, so the row's presence is checked.
-                if (isConstraintViolation(ex) && rowExists(connection, record.pool(), record.workerId())) {
+                if (JdbcTables.isConstraintViolation(ex) && rowExists(connection, record.pool(), record.workerId())) {
                     return Optional.<Long>empty();
                 }
                 throw ex;
@@ -273,10 +272,6 @@ public final class JdbcLeaseStore implements LeaseStore {
         }
     }
 
-    private static boolean isConstraintViolation(final SQLException ex) {
-        return ex instanceof SQLIntegrityConstraintViolationException || ex.getSQLState() != null && ex.getSQLState().startsWith("23");
-    }
-
     private PreparedStatement prepare(final Connection connection, final String sql) throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
         statement.setQueryTimeout(timeoutSeconds);
@@ -321,20 +316,9 @@ public final class JdbcLeaseStore implements LeaseStore {
             if (tableReady) {
                 return;
             }
-            if (!JdbcLeaseSchema.exists(connection, settings.table(), timeoutSeconds)) {
-                if (!settings.createTable()) {
-                    throw new SQLException("table " + table + " does not exist (or cannot be read) and jdbc-create-table is false; create it with:\n"
-                            + JdbcLeaseSchema.ddl(settings.table()));
-                }
-                try {
-                    JdbcLeaseSchema.create(connection, settings.table(), timeoutSeconds);
-                    LOG.info("SnowKey created lease table {} in {}", table, settings.safeUrl());
-                } catch (final SQLException ex) {
-                    // A concurrent first start may have created it a moment ago (PostgreSQL fails the loser of the race).
-                    if (!JdbcLeaseSchema.exists(connection, settings.table(), timeoutSeconds)) {
-                        throw ex;
-                    }
-                }
+            if (JdbcTables.createIfMissing(connection, settings.table(), JdbcLeaseSchema.ddl(settings.table()), settings.createTable(),
+                    JdbcLeaseProps.CREATE_TABLE + " is false", timeoutSeconds)) {
+                LOG.info("SnowKey created lease table {} in {}", table, settings.safeUrl());
             }
             ensureLayoutColumn(connection);
             tableReady = true;
@@ -347,7 +331,7 @@ public final class JdbcLeaseStore implements LeaseStore {
      * layout, which is said once, loudly, with the statement that fixes it.
      */
     private void ensureLayoutColumn(final Connection connection) {
-        if (JdbcLeaseSchema.hasLayoutColumn(connection, settings.table(), timeoutSeconds)) {
+        if (JdbcTables.hasColumn(connection, settings.table(), LeaseRowReader.LAYOUT_COLUMN, timeoutSeconds)) {
             return;
         }
         String failure = "jdbc-create-table is false";
@@ -358,7 +342,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                 return;
             } catch (final SQLException ex) {
                 // A concurrent start may have added it a moment ago.
-                if (JdbcLeaseSchema.hasLayoutColumn(connection, settings.table(), timeoutSeconds)) {
+                if (JdbcTables.hasColumn(connection, settings.table(), LeaseRowReader.LAYOUT_COLUMN, timeoutSeconds)) {
                     return;
                 }
                 failure = redactor.messages(ex);

@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -15,6 +14,7 @@ import javax.sql.DataSource;
 import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
+import org.snowkey.lease.store.jdbc.JdbcTables;
 import org.snowkey.segment.store.SegmentKeys;
 import org.snowkey.segment.store.StartValues;
 
@@ -96,7 +96,7 @@ public final class JdbcRangeAllocator implements RangeAllocator {
                     return null;
                 } catch (final SQLException ex) {
                     // Another allocator created it a moment ago; anything else is an error.
-                    if (!isConstraintViolation(ex)) {
+                    if (!JdbcTables.isConstraintViolation(ex)) {
                         throw ex;
                     }
                 }
@@ -193,10 +193,6 @@ public final class JdbcRangeAllocator implements RangeAllocator {
                 return row.next() ? row.getLong(1) : 0L;
             }
         }
-    }
-
-    private static boolean isConstraintViolation(final SQLException ex) {
-        return ex instanceof SQLIntegrityConstraintViolationException || ex.getSQLState() != null && ex.getSQLState().startsWith("23");
     }
 
     @Override

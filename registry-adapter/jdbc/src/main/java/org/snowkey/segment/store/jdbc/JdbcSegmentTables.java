@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.Redactor;
 import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.lease.store.jdbc.JdbcTableName;
+import org.snowkey.lease.store.jdbc.JdbcTables;
 import org.snowkey.lease.store.jdbc.JdbcUrls;
 
 /**
@@ -150,31 +151,8 @@ final class JdbcSegmentTables {
     }
 
     private void ensureTable(final Connection connection, final JdbcTableName table, final String ddl) throws SQLException {
-        if (exists(connection, table)) {
-            return;
-        }
-        if (!settings.createTable()) {
-            throw new SQLException("table " + table + " does not exist (or cannot be read) and table creation is off; create it with:\n" + ddl);
-        }
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(settings.timeoutSeconds());
-            statement.execute(ddl);
+        if (JdbcTables.createIfMissing(connection, table, ddl, settings.createTable(), "table creation is off", settings.timeoutSeconds())) {
             LOG.info("SnowKey created segment table {} in {}", table, safeUrl);
-        } catch (final SQLException ex) {
-            // A concurrent first start may have created it a moment ago (PostgreSQL fails the loser of that race).
-            if (!exists(connection, table)) {
-                throw ex;
-            }
-        }
-    }
-
-    private boolean exists(final Connection connection, final JdbcTableName table) {
-        try (Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(settings.timeoutSeconds());
-            statement.executeQuery("SELECT COUNT(*) FROM " + table.value() + " WHERE 1 = 0").close();
-            return true;
-        } catch (final SQLException ex) {
-            return false;
         }
     }
 

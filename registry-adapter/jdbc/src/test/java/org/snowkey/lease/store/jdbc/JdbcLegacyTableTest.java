@@ -67,7 +67,7 @@ class JdbcLegacyTableTest {
 
     private static boolean hasLayoutColumn(final String url, final JdbcTableName table) throws SQLException {
         try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
-            return JdbcLeaseSchema.hasLayoutColumn(connection, table, 3);
+            return JdbcTables.hasColumn(connection, table, LeaseRowReader.LAYOUT_COLUMN, 3);
         }
     }
 }

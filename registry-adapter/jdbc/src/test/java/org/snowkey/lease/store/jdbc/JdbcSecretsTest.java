@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -36,7 +34,7 @@ class JdbcSecretsTest {
     @BeforeEach
     void captureStderr() {
         originalErr = System.err;
-        System.setErr(new PrintStream(new TeeStream(capturedErr, originalErr), true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(TestOutput.tee(capturedErr, originalErr), true, StandardCharsets.UTF_8));
     }
 
     @AfterEach
@@ -52,7 +50,7 @@ class JdbcSecretsTest {
         try (JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(TestDatabase.MARIADB.url(), "root", SECRET, table, true, 1_000L))) {
             LeaseStoreUnavailableException error = assertThrows(LeaseStoreUnavailableException.class, () -> store.read("default", 0));
             assertTrue(error.getMessage().contains("jdbc:mariadb://127.0.0.1:3306/test"), error.getMessage());
-            assertTrue(fullTrace(error).contains("Access denied"), "the driver's reason is kept: " + fullTrace(error));
+            assertTrue(TestOutput.trace(error).contains("Access denied"), "the driver's reason is kept: " + TestOutput.trace(error));
             assertNoSecret(error, store);
         }
     }
@@ -66,7 +64,7 @@ class JdbcSecretsTest {
              JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", SECRET, table, true, 2_000L))) {
             owner.list("default");
             LeaseStoreUnavailableException error = assertThrows(LeaseStoreUnavailableException.class, () -> store.read("default", 0));
-            assertTrue(fullTrace(error).contains("Wrong user name or password"), fullTrace(error));
+            assertTrue(TestOutput.trace(error).contains("Wrong user name or password"), TestOutput.trace(error));
             assertNoSecret(error, store);
         }
     }
@@ -101,7 +99,7 @@ class JdbcSecretsTest {
         Redactor redactor = Redactor.of(url, SECRET);
         SQLException root = new SQLException("login to " + url + " failed with password " + SECRET, "28000");
         Throwable cleaned = redactor.clean(new SQLTransientConnectionException("pool: " + url, "08001", root));
-        assertFalse(fullTrace(cleaned).contains(SECRET), fullTrace(cleaned));
+        assertFalse(TestOutput.trace(cleaned).contains(SECRET), TestOutput.trace(cleaned));
         assertEquals("java.sql.SQLTransientConnectionException: [08001] pool: jdbc:mysql://db/test", cleaned.getMessage());
         assertEquals("java.sql.SQLException: [28000] login to jdbc:mysql://db/test failed with password ****", cleaned.getCause().getMessage());
         assertEquals(root.getStackTrace().length, cleaned.getCause().getStackTrace().length);
@@ -115,42 +113,11 @@ class JdbcSecretsTest {
     }
 
     private static void assertNoSecret(final Throwable error, final JdbcLeaseStore store) {
-        assertFalse(fullTrace(error).contains(SECRET), fullTrace(error));
+        assertFalse(TestOutput.trace(error).contains(SECRET), TestOutput.trace(error));
         if (store != null) {
             assertFalse(store.describe().contains(SECRET), store.describe());
             assertFalse(store.toString().contains(SECRET), store.toString());
             assertFalse(store.locationOf("default", 0).contains(SECRET));
-        }
-    }
-
-    private static String fullTrace(final Throwable error) {
-        StringWriter out = new StringWriter();
-        error.printStackTrace(new PrintWriter(out));
-        return out.toString();
-    }
-
-    /** Keeps the console output visible while recording it. */
-    private static final class TeeStream extends java.io.OutputStream {
-
-        private final java.io.OutputStream first;
-
-        private final java.io.OutputStream second;
-
-        TeeStream(final java.io.OutputStream first, final java.io.OutputStream second) {
-            this.first = first;
-            this.second = second;
-        }
-
-        @Override
-        public void write(final int b) throws java.io.IOException {
-            first.write(b);
-            second.write(b);
-        }
-
-        @Override
-        public void write(final byte[] b, final int off, final int len) throws java.io.IOException {
-            first.write(b, off, len);
-            second.write(b, off, len);
         }
     }
 }

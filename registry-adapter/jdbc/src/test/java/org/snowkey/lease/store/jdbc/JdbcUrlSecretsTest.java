@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -47,7 +45,7 @@ class JdbcUrlSecretsTest {
     @BeforeEach
     void captureStderr() {
         originalErr = System.err;
-        System.setErr(new PrintStream(new TeeStream(capturedErr, originalErr), true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(TestOutput.tee(capturedErr, originalErr), true, StandardCharsets.UTF_8));
     }
 
     @AfterEach
@@ -161,7 +159,7 @@ class JdbcUrlSecretsTest {
                 lease.currentGrant();
             }
         });
-        String seen = trace(failure);
+        String seen = TestOutput.trace(failure);
         assertNoSecret("the start-up failure", seen);
         return seen;
     }
@@ -171,37 +169,6 @@ class JdbcUrlSecretsTest {
         for (String each : List.of(SECRET, Base64.getEncoder().encodeToString(bytes), Base64.getUrlEncoder().withoutPadding().encodeToString(bytes),
                 HexFormat.of().formatHex(bytes), HexFormat.of().withUpperCase().formatHex(bytes))) {
             assertFalse(text.contains(each), "'" + each + "' in " + where + ": " + text);
-        }
-    }
-
-    private static String trace(final Throwable error) {
-        StringWriter out = new StringWriter();
-        error.printStackTrace(new PrintWriter(out));
-        return out.toString();
-    }
-
-    /** Keeps the console output visible while recording it. */
-    private static final class TeeStream extends java.io.OutputStream {
-
-        private final java.io.OutputStream first;
-
-        private final java.io.OutputStream second;
-
-        TeeStream(final java.io.OutputStream first, final java.io.OutputStream second) {
-            this.first = first;
-            this.second = second;
-        }
-
-        @Override
-        public void write(final int b) throws IOException {
-            first.write(b);
-            second.write(b);
-        }
-
-        @Override
-        public void write(final byte[] b, final int off, final int len) throws IOException {
-            first.write(b, off, len);
-            second.write(b, off, len);
         }
     }
 }
