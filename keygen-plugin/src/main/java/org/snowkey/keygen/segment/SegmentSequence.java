@@ -153,7 +153,7 @@ public final class SegmentSequence implements AutoCloseable {
     private void prefetch() {
         Fetch started = null;
         synchronized (lock) {
-            if (pending == null && !closed && brokenReason == null) {
+            if (noFetchUnderWay() && !closed && brokenReason == null) {
                 started = startFetch();
             }
         }
@@ -171,7 +171,7 @@ public final class SegmentSequence implements AutoCloseable {
                 return;
             }
             failIfStopped();
-            if (pending == null) {
+            if (noFetchUnderWay()) {
                 started = startFetch();
             }
             fetch = pending;
@@ -188,6 +188,15 @@ public final class SegmentSequence implements AutoCloseable {
             usedBeforeCurrent += exhausted == null ? 0 : exhausted.used();
             current = next;
         }
+    }
+
+    /**
+     * Whether a new fetch may start: none is pending, or the pending one ended without a range (the executor refused
+     * it, the allocator threw an Error). Such a fetch is never installed, and keeping it pending would make every later
+     * caller wait out the fetch timeout on it forever; its waiters have had its failure. Caller holds the lock.
+     */
+    private boolean noFetchUnderWay() {
+        return pending == null || pending.isCompletedExceptionally();
     }
 
     /** A fetch decided under the lock and launched by the thread that decided it, after it let the lock go. */
@@ -208,17 +217,36 @@ public final class SegmentSequence implements AutoCloseable {
     }
 
     private void launch(final Fetch fetch) {
-        fetchExecutor.execute(() -> fetchUntilDone(fetch.future(), fetch.size()));
+        try {
+            fetchExecutor.execute(() -> fetchUntilDone(fetch.future(), fetch.size()));
+        } catch (final RuntimeException ex) {
+            // Refused (a full or shut-down pool): fail this fetch so its waiters hear why and the next caller starts another.
+            fetch.future().completeExceptionally(ex);
+        }
+    }
+
+    /** Runs one fetch; whatever ends it, its future is completed, or every later caller would wait on it in vain. */
+    private void fetchUntilDone(final CompletableFuture<Segment> fetch, final long size) {
+        try {
+            fetchRange(fetch, size);
+        } catch (final Throwable ex) {
+            fetch.completeExceptionally(ex);
+            throw ex;
+        }
     }
 
     /** Asks the allocator until it answers or the sequence closes: an outage is ridden out on the buffers meanwhile. */
-    private void fetchUntilDone(final CompletableFuture<Segment> fetch, final long size) {
+    private void fetchRange(final CompletableFuture<Segment> fetch, final long size) {
         long retryNanos = FIRST_RETRY_NANOS;
         while (!closed) {
             long started = clock.nanoTime();
             NumberRange range;
             try {
                 range = allocator.allocate(key, size);
+                if (range == null) {
+                    // A broken allocator: retried like any failed call rather than an NPE that ends the fetch.
+                    throw new RangeUnavailableException(allocator.describe() + " returned no range for key '" + key + "'");
+                }
             } catch (final RuntimeException ex) {
                 if (lastFailure == null) {
                     LOG.warn("SnowKey segment sequence '{}' cannot fetch a range from {} (retrying while {} keys remain): {}", key, allocator.describe(),

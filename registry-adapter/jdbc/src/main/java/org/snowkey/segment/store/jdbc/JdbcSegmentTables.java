@@ -73,6 +73,13 @@ final class JdbcSegmentTables {
     <T> T transaction(final String action, final SqlWork<T> work) {
         try (Connection connection = open()) {
             boolean autoCommit = connection.getAutoCommit();
+            int isolation = connection.getTransactionIsolation();
+            // READ COMMITTED whatever the pool's default: an allocation queued behind another's row lock must advance
+            // the row from its committed value, which REPEATABLE READ or SERIALIZABLE on PostgreSQL refuse with a
+            // serialization failure (each allocation is one row UPDATE, so nothing weaker than the row lock is needed).
+            if (isolation != Connection.TRANSACTION_READ_COMMITTED) {
+                connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
             connection.setAutoCommit(false);
             try {
                 T result = work.run(connection);
@@ -82,7 +89,7 @@ final class JdbcSegmentTables {
                 rollbackQuietly(connection, ex);
                 throw ex;
             } finally {
-                restoreQuietly(connection, autoCommit);
+                restoreQuietly(connection, autoCommit, isolation);
             }
         } catch (final SQLException ex) {
             throw failure(action, ex);
@@ -157,9 +164,13 @@ final class JdbcSegmentTables {
         }
     }
 
-    private static void restoreQuietly(final Connection connection, final boolean autoCommit) {
+    private static void restoreQuietly(final Connection connection, final boolean autoCommit, final int isolation) {
         try {
             connection.setAutoCommit(autoCommit);
+            // Back to the pool as it came (not every pool resets the level itself).
+            if (connection.getTransactionIsolation() != isolation) {
+                connection.setTransactionIsolation(isolation);
+            }
         } catch (final SQLException ex) {
             // The connection is broken; the pool finds out when it is next validated.
             LOG.debug("SnowKey could not restore auto-commit on a segment connection", ex);
