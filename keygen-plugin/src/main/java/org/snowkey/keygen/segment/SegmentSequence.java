@@ -76,6 +76,12 @@ public final class SegmentSequence implements AutoCloseable {
 
     private final SegmentStats stats = new SegmentStats();
 
+    /**
+     * @param fetchExecutor runs fetches, which retry until the allocator answers; it must run them on threads of its
+     *                      own. One that runs a task in the caller ({@code Runnable::run}, a caller-runs policy) holds
+     *                      that caller for a whole allocator outage, past {@code segment-fetch-timeout-milliseconds}:
+     *                      fit only for single-threaded simulations and benchmarks whose allocator never fails
+     */
     public SegmentSequence(final String key, final RangeAllocator allocator, final SegmentSettings settings, final WallClock clock, final Executor fetchExecutor) {
         this.key = key;
         this.allocator = allocator;
@@ -350,7 +356,10 @@ public final class SegmentSequence implements AutoCloseable {
                 stats.rangesFetched(), stats.fetchFailures(), stats.lastFetchNanos(), failure == null ? null : failure.getMessage(), brokenReason);
     }
 
-    /** Stops fetching; keys already in memory are never issued again after this (they are a gap). */
+    /**
+     * Stops fetching: no new range is asked for, and a caller that needs one fails. Keys still in the current range
+     * (they are this sequence's own) may be issued until it runs out; whatever is never issued is a gap.
+     */
     @Override
     public void close() {
         synchronized (lock) {
