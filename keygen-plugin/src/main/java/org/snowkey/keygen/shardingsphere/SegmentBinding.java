@@ -1,0 +1,117 @@
+package org.snowkey.keygen.shardingsphere;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.generator.StreamNames;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.SegmentSequence;
+import org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings;
+import org.snowkey.keygen.segment.runtime.SegmentPlanner;
+import org.snowkey.keygen.segment.runtime.SegmentProps;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+import org.snowkey.keygen.segment.runtime.SegmentScope;
+
+/**
+ * What a {@code SNOWKEY_SEGMENT} algorithm does with SnowKey, free of ShardingSphere types: validate props at
+ * {@code init()}, join the allocator scope when ShardingSphere hands over its instance context (or on the first key),
+ * and pick the sequence of an INSERT: the logic table's ({@code <database>.<table>}, folded as ShardingSphere folds
+ * table names) or the shared {@code segment-key}.
+ */
+public final class SegmentBinding {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentBinding.class);
+
+    /** The owner of scopes joined by an instance ShardingSphere never handed its context: they live until JVM shutdown. */
+    private static final Object UNOWNED = new Object();
+
+    private volatile SegmentGeneratorSettings settings;
+
+    private volatile SegmentScope scope;
+
+    /** Sequences by database and table name as ShardingSphere passes them, for the scope they were taken from. */
+    private volatile SequenceCache cache = new SequenceCache(null);
+
+    /**
+     * Parses and validates every prop, once, without I/O.
+     *
+     * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
+     */
+    public void init(final Properties props) {
+        settings = SegmentPlanner.get().parseInheritingDefaults(props == null ? new Properties() : props);
+    }
+
+    private SegmentGeneratorSettings settings() {
+        SegmentGeneratorSettings current = settings;
+        if (current == null) {
+            current = SegmentPlanner.get().parseInheritingDefaults(new Properties());
+            settings = current;
+        }
+        return current;
+    }
+
+    /**
+     * Joins the allocator scope for {@code owner} (ShardingSphere's instance context) while ShardingSphere starts, so
+     * that a missing or wrong allocator fails start-up, not the first INSERT.
+     */
+    public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
+        ClusterRegistriesSeen.add(cluster);
+        SegmentScope joined = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(), cluster), owner);
+        logActive(joined);
+        scope = joined;
+    }
+
+    private static void logActive(final SegmentScope joined) {
+        LOG.info("SnowKey SNOWKEY_SEGMENT is active: ranges from {}{}", joined.allocator(),
+                joined.sharedKey() == null ? ", one sequence per logic table" : ", one sequence '" + joined.sharedKey() + "' for every table");
+    }
+
+    /** The scope this binding issues from, joining it (with the one Cluster registry seen, if any) if ShardingSphere never did. */
+    public SegmentScope scope() {
+        SegmentScope current = scope;
+        if (current == null) {
+            synchronized (this) {
+                current = scope;
+                if (current == null) {
+                    current = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(),
+                            ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentProps.ALLOCATOR)), UNOWNED);
+                    logActive(current);
+                    scope = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    /** The sequence of an INSERT into that table, or the shared one. */
+    public SegmentSequence sequence(final String database, final String table) {
+        SegmentScope current = scope();
+        if (current.sharedKey() != null) {
+            return current.sequence(current.sharedKey());
+        }
+        SequenceCache sequences = cache;
+        if (sequences.scope() != current) {
+            sequences = new SequenceCache(current);
+            cache = sequences;
+        }
+        String db = database == null ? "" : database;
+        String tb = table == null ? "" : table;
+        Map<String, SegmentSequence> tables = sequences.byTable().computeIfAbsent(db, key -> new ConcurrentHashMap<>());
+        SegmentSequence sequence = tables.get(tb);
+        if (sequence == null) {
+            sequence = tables.computeIfAbsent(tb, key -> current.sequence(StreamNames.normalise(db + "." + key)));
+        }
+        return sequence;
+    }
+
+    private record SequenceCache(SegmentScope scope, Map<String, Map<String, SegmentSequence>> byTable) {
+
+        SequenceCache(final SegmentScope scope) {
+            this(scope, new ConcurrentHashMap<>());
+        }
+    }
+}
