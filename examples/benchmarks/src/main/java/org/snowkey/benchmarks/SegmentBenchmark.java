@@ -14,8 +14,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Segment mode (issue 13): SnowKey's {@code SegmentSequence} against CosId's {@code SegmentChainId}, one thread,
- * both over an in-memory allocator with ranges of {@value SegmentSource#STEP} keys. {@link #nextId()} is one key
+ * Segment mode (issue 13): SnowKey's {@code SegmentSequence}, the same through ShardingSphere's SPI
+ * ({@code SNOWKEY_SEGMENT}'s {@code generateKeys(ctx, n)}, keys iterated and unboxed as ShardingSphere reads them) and
+ * CosId's {@code SegmentChainId}, one thread, all over in-memory allocators with ranges of {@value SegmentSource#STEP}
+ * keys. {@link SegmentBatchIteration} is the floor a batch can reach: reading 1,000 keys already taken. {@link #nextId()} is one key
  * per call (ops/s = ids/s); {@link #batch()} is {@value BurstBenchmark#BATCH} keys, through {@code nextIds(1000)}
  * with every key iterated and unboxed for SnowKey, a loop of single calls for CosId (ops/s x 1,000 = ids/s).
  * Every key is consumed (summed). A fresh sequence per iteration, as in the other benchmarks.
@@ -25,7 +27,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class SegmentBenchmark {
 
-    @Param({SegmentSource.SNOWKEY_SEGMENT, SegmentSource.COSID_SEGMENT_CHAIN})
+    @Param({SegmentSource.SNOWKEY_SEGMENT, SegmentSource.SNOWKEY_SEGMENT_SPI, SegmentSource.COSID_SEGMENT_CHAIN})
     public String generator;
 
     private SegmentSource source;

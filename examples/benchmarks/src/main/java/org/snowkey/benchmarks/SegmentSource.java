@@ -1,5 +1,6 @@
 package org.snowkey.benchmarks;
 
+import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -8,6 +9,9 @@ import me.ahoo.cosid.segment.SegmentChainId;
 import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.SegmentSettings;
+import org.snowkey.keygen.segment.runtime.SegmentProps;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+import org.snowkey.keygen.shardingsphere.SnowKeySegmentKeyGenerateAlgorithm;
 
 /**
  * The contenders of the segment comparison ({@link SegmentBenchmark}): SnowKey's {@link SegmentSequence} and CosId's
@@ -18,6 +22,8 @@ public abstract class SegmentSource extends IdSource {
 
     public static final String SNOWKEY_SEGMENT = "snowkey-segment";
 
+    public static final String SNOWKEY_SEGMENT_SPI = "snowkey-segment-spi";
+
     public static final String COSID_SEGMENT_CHAIN = "cosid-segment-chain";
 
     public static final long STEP = 100_000;
@@ -25,8 +31,10 @@ public abstract class SegmentSource extends IdSource {
     public static SegmentSource create(final String name) {
         return switch (name) {
             case SNOWKEY_SEGMENT -> new SnowKeySegment();
+            case SNOWKEY_SEGMENT_SPI -> new SnowKeySegmentSpi();
             case COSID_SEGMENT_CHAIN -> new CosIdSegmentChain();
-            default -> throw new IllegalArgumentException("unknown segment contender " + name + ", known: " + SNOWKEY_SEGMENT + ", " + COSID_SEGMENT_CHAIN);
+            default -> throw new IllegalArgumentException("unknown segment contender " + name + ", known: " + SNOWKEY_SEGMENT + ", " + SNOWKEY_SEGMENT_SPI + ", "
+                    + COSID_SEGMENT_CHAIN);
         };
     }
 
@@ -65,6 +73,46 @@ public abstract class SegmentSource extends IdSource {
         public void close() {
             sequence.close();
             fetcher.shutdownNow();
+        }
+    }
+
+    /**
+     * SnowKey through ShardingSphere 5.5's SPI, as ShardingSphere calls it: {@code SNOWKEY_SEGMENT}'s
+     * {@code generateKeys(ctx, n)} for the logic table of {@link IdSource#CONTEXT}, every key of the returned collection
+     * iterated and unboxed (also for n = 1). Same step and defaults as {@link SnowKeySegment}, the same kind of
+     * in-memory allocator ({@link BenchmarkSegmentAllocatorProvider}), and the runtime's own fetch threads. Each
+     * contender starts from an empty segment runtime, so its scope and sequence are fresh.
+     */
+    static final class SnowKeySegmentSpi extends SegmentSource {
+
+        private final SnowKeySegmentKeyGenerateAlgorithm algorithm = new SnowKeySegmentKeyGenerateAlgorithm();
+
+        SnowKeySegmentSpi() {
+            SegmentRuntime.get().closeAll();
+            Properties props = new Properties();
+            props.setProperty(SegmentProps.ALLOCATOR, BenchmarkSegmentAllocatorProvider.NAME);
+            props.setProperty(SegmentSettings.STEP_MIN, String.valueOf(STEP));
+            props.setProperty(SegmentSettings.STEP_MAX, String.valueOf(STEP));
+            algorithm.init(props);
+        }
+
+        SnowKeySegmentKeyGenerateAlgorithm algorithm() {
+            return algorithm;
+        }
+
+        @Override
+        public long nextId() {
+            return sum(algorithm.generateKeys(CONTEXT, 1));
+        }
+
+        @Override
+        public long nextIds(final int count) {
+            return sum(algorithm.generateKeys(CONTEXT, count));
+        }
+
+        @Override
+        public void close() {
+            SegmentRuntime.get().closeAll();
         }
     }
 

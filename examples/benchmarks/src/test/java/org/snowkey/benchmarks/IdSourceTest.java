@@ -42,7 +42,7 @@ class IdSourceTest {
 
     @Test
     void bothSegmentContendersIssueIncreasingKeysAndReadEveryKeyOfABatch() {
-        for (String each : new String[] {SegmentSource.SNOWKEY_SEGMENT, SegmentSource.COSID_SEGMENT_CHAIN}) {
+        for (String each : new String[] {SegmentSource.SNOWKEY_SEGMENT, SegmentSource.SNOWKEY_SEGMENT_SPI, SegmentSource.COSID_SEGMENT_CHAIN}) {
             try (SegmentSource source = SegmentSource.create(each)) {
                 long first = source.nextId();
                 long second = source.nextId();

@@ -37,6 +37,14 @@ public final class SegmentBinding {
     private volatile SequenceCache cache = new SequenceCache(null);
 
     /**
+     * The last table's sequence, matched by identity of the name strings: a run of INSERTs into one table skips both
+     * map lookups (the SPI path stays within 2x of {@code SegmentSequence.nextId()}, issue 13). A plain field is
+     * enough: the record is immutable, a stale read only costs a lookup, and it holds its scope, so a sequence of a
+     * scope this binding left is never handed out for the new one.
+     */
+    private LastSequence lastSequence;
+
+    /**
      * Parses and validates every prop, once, without I/O.
      *
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
@@ -73,39 +81,59 @@ public final class SegmentBinding {
     /** The scope this binding issues from, joining it (with the one Cluster registry seen, if any) if ShardingSphere never did. */
     public SegmentScope scope() {
         SegmentScope current = scope;
+        return current != null ? current : joinUnbound();
+    }
+
+    /** Kept apart from {@link #scope()} so the key path stays small enough for the JIT to inline. */
+    private synchronized SegmentScope joinUnbound() {
+        SegmentScope current = scope;
         if (current == null) {
-            synchronized (this) {
-                current = scope;
-                if (current == null) {
-                    current = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(),
-                            ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentProps.ALLOCATOR)), UNOWNED);
-                    logActive(current);
-                    scope = current;
-                }
-            }
+            current = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(),
+                    ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentProps.ALLOCATOR)), UNOWNED);
+            logActive(current);
+            scope = current;
         }
         return current;
     }
 
-    /** The sequence of an INSERT into that table, or the shared one. */
+    /**
+     * The sequence of an INSERT into that table, or the shared one. An INSERT into the table of the previous one
+     * (the same name strings, as ShardingSphere passes them for a cached statement) costs two reference comparisons;
+     * anything else a lookup ({@link #lookUp}).
+     */
     public SegmentSequence sequence(final String database, final String table) {
         SegmentScope current = scope();
+        LastSequence last = lastSequence;
+        if (last != null && last.scope() == current && last.database() == database && last.table() == table) {
+            return last.sequence();
+        }
+        return lookUp(current, database, table);
+    }
+
+    private SegmentSequence lookUp(final SegmentScope current, final String database, final String table) {
+        SegmentSequence sequence;
         if (current.sharedKey() != null) {
-            return current.sequence(current.sharedKey());
+            sequence = current.sequence(current.sharedKey());
+        } else {
+            SequenceCache sequences = cache;
+            if (sequences.scope() != current) {
+                sequences = new SequenceCache(current);
+                cache = sequences;
+            }
+            String db = database == null ? "" : database;
+            String tb = table == null ? "" : table;
+            Map<String, SegmentSequence> tables = sequences.byTable().computeIfAbsent(db, key -> new ConcurrentHashMap<>());
+            sequence = tables.get(tb);
+            if (sequence == null) {
+                sequence = tables.computeIfAbsent(tb, key -> current.sequence(StreamNames.normalise(db + "." + key)));
+            }
         }
-        SequenceCache sequences = cache;
-        if (sequences.scope() != current) {
-            sequences = new SequenceCache(current);
-            cache = sequences;
-        }
-        String db = database == null ? "" : database;
-        String tb = table == null ? "" : table;
-        Map<String, SegmentSequence> tables = sequences.byTable().computeIfAbsent(db, key -> new ConcurrentHashMap<>());
-        SegmentSequence sequence = tables.get(tb);
-        if (sequence == null) {
-            sequence = tables.computeIfAbsent(tb, key -> current.sequence(StreamNames.normalise(db + "." + key)));
-        }
+        lastSequence = new LastSequence(current, database, table, sequence);
         return sequence;
+    }
+
+    /** The sequence of the last table asked for, with the scope it was taken from and the name strings as passed. */
+    private record LastSequence(SegmentScope scope, String database, String table, SegmentSequence sequence) {
     }
 
     private record SequenceCache(SegmentScope scope, Map<String, Map<String, SegmentSequence>> byTable) {
