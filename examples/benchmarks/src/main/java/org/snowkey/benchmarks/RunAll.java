@@ -60,10 +60,11 @@ public final class RunAll {
     private static final double SEGMENT_SPI_TARGET = 0.5;
 
     /**
-     * Issue 13: a batch of 1,000 through the SPI is one atomic step. Its cost over the floor (reading 1,000 keys already
-     * taken) is counted in single-key SPI calls: about 1 for one step, 1,000 for a step per key; 10 leaves room for noise.
+     * Issue 13: a batch of 1,000 through the SPI is one atomic step, not one per key. Its whole cost, in uncontended
+     * getAndAdd steps measured in the same run, must stay under a tenth of the 1,000 a step per key would take at least
+     * (SegmentSpiBatchTest shows, without timing, that each batch is one contiguous slice while another thread races).
      */
-    private static final double SEGMENT_BATCH_STEPS_TARGET = 10;
+    private static final double SEGMENT_BATCH_STEPS_TARGET = 100;
 
     private static final Map<String, String> LABELS = new LinkedHashMap<>();
 
@@ -154,17 +155,17 @@ public final class RunAll {
     /** Section 6 (issue 13): the segment sequences side by side, then round trips and runway at the default settings. */
     private String runSegment() throws RunnerException {
         Collection<RunResult> results = new Runner(timed(SegmentBenchmark.class.getName() + ".", 1, 3, 2).build()).run();
-        Collection<RunResult> floor = new Runner(timed(SegmentBatchIteration.class.getName() + ".", 1, 3, 2).build()).run();
+        Collection<RunResult> atomic = new Runner(timed(AtomicStepCost.class.getName() + ".", 1, 3, 2).build()).run();
         Map<String, RunResult> single = byGenerator(results, ".nextId");
         Map<String, RunResult> batch = byGenerator(results, ".batch");
         StringBuilder out = new StringBuilder();
         double core = score(single.get(SegmentSource.SNOWKEY_SEGMENT));
         double spi = score(single.get(SegmentSource.SNOWKEY_SEGMENT_SPI));
         double ratio = core / score(single.get(SegmentSource.COSID_SEGMENT_CHAIN));
-        // ns per batch through the SPI, minus ns to read 1,000 keys already taken, in ns per single-key SPI call.
-        double iterationNanos = 1e9 / score(floor.iterator().next());
+        // ns per batch of 1,000 through the SPI, in ns of one uncontended atomic step.
+        double stepNanos = 1e9 / score(atomic.iterator().next());
         double batchNanos = 1e9 / score(batch.get(SegmentSource.SNOWKEY_SEGMENT_SPI));
-        double steps = (batchNanos - iterationNanos) / (1e9 / spi);
+        double steps = batchNanos / stepNanos;
         out.append("\n### 6. Segment mode (issue 13): one thread, in-memory allocators, ranges of ")
                 .append(String.format(Locale.ROOT, "%,d", SegmentSource.STEP)).append(" keys\n\n");
         out.append("| target | measured | result |\n|---|---:|---|\n");
@@ -172,8 +173,8 @@ public final class RunAll {
                 verdict(ratio >= SEGMENT_TARGET)));
         out.append(String.format(Locale.ROOT, "| one key, SPI generateKeys(ctx, 1) vs core nextId(): within 2x (>= %.1fx) | %.2fx | %s |%n", SEGMENT_SPI_TARGET, spi / core,
                 verdict(spi / core >= SEGMENT_SPI_TARGET)));
-        out.append(String.format(Locale.ROOT, "| batch of 1,000 through the SPI is one step: cost over reading 1,000 taken keys (%.0f ns of %.0f ns) <= %.0f single-key "
-                + "calls | %.1f calls | %s |%n%n", batchNanos - iterationNanos, batchNanos, SEGMENT_BATCH_STEPS_TARGET, steps, verdict(steps <= SEGMENT_BATCH_STEPS_TARGET)));
+        out.append(String.format(Locale.ROOT, "| batch of 1,000 through the SPI (%.0f ns, keys read) costs under %.0f uncontended getAndAdd steps (%.2f ns each; a "
+                + "step per key is >= 1,000) | %.0f steps | %s |%n%n", batchNanos, SEGMENT_BATCH_STEPS_TARGET, stepNanos, steps, verdict(steps <= SEGMENT_BATCH_STEPS_TARGET)));
         out.append("| generator | one key per call, ids/s | batches of 1,000 (keys read as Longs), ids/s | batch vs CosId |\n|---|---:|---:|---:|\n");
         double cosIdBatch = score(batch.get(SegmentSource.COSID_SEGMENT_CHAIN));
         Map<String, String> labels = new LinkedHashMap<>();
@@ -186,9 +187,6 @@ public final class RunAll {
             out.append(String.format(Locale.ROOT, "| %s | %s ± %s | %s ± %s | %.1fx |%n", each.getValue(), human(score(one)), human(error(one)),
                     human(score(many) * BurstBenchmark.BATCH), human(error(many) * BurstBenchmark.BATCH), score(many) / cosIdBatch));
         }
-        RunResult reading = floor.iterator().next();
-        out.append(String.format(Locale.ROOT, "| floor: reading 1,000 keys already taken (SPI collection, unboxed), no step | | %s ± %s | |%n",
-                human(score(reading) * BurstBenchmark.BATCH), human(error(reading) * BurstBenchmark.BATCH)));
         out.append("\nDefault settings (steps 1,000 to 1,000,000, ranges sized for 10 s, next range fetched at 10% used), virtual time at a steady rate:\n\n");
         out.append(SegmentRoundTripReport.table(SegmentRoundTripReport.run()));
         return out.toString();

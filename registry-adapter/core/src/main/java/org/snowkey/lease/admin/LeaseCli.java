@@ -22,6 +22,7 @@ import org.snowkey.keygen.lease.WorkerLeaseProvider;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.segment.store.OpenRangeLog;
 
 /**
  * The operations tool for every lease store, the store chosen by {@code --registry} among the stores on the class
@@ -34,11 +35,14 @@ import org.snowkey.lease.store.LeaseStore;
  *     --registry zookeeper --servers 10.0.0.1:2181 [--namespace governance_ds] [--pool default] list
  * ... release &lt;workerId&gt; --yes-i-am-sure
  * ... [--lease-duration-milliseconds 60000] repair-acl --yes-i-am-sure      (zookeeper)
+ * ... ranges [--key sharding_db.t_order] [--limit 20]     (segment mode: a key's recent ranges, or every key)
+ * ... reconcile [--key sharding_db.t_order] [--limit 10000]   (segment mode: gaps are fine, an overlap exits 3)
  * </pre>
  *
  * A secret (the JDBC password, the ZooKeeper digest) comes from an environment variable or a file, never from the
  * command line, where every user of the host can read it. The tool never creates a table or a node it would not
- * change anyway. Exit status: 0 done, 1 failed, 2 usage error or missing confirmation.
+ * change anyway. Exit status: 0 done, 1 failed, 2 usage error or missing confirmation, 3 {@code reconcile} found
+ * numbers handed out twice.
  */
 public final class LeaseCli {
 
@@ -50,6 +54,12 @@ public final class LeaseCli {
     /** Options every store takes, to the lease props they set. */
     private static final Map<String, String> LEASE_OPTIONS = Map.of("--pool", PropertyNames.LEASE_POOL,
             "--lease-duration-milliseconds", PropertyNames.LEASE_DURATION_MILLISECONDS);
+
+    /** The segment commands ({@link RangeAdmin}): they read the range log, not the lease table. */
+    private static final Set<String> RANGE_COMMANDS = Set.of("ranges", "reconcile");
+
+    /** Options of the segment commands only. */
+    private static final Set<String> RANGE_OPTIONS = Set.of("--key", "--limit");
 
     /** The secret options of every store: refused whichever store is chosen, so a secret typed there is never read. */
     private static final Set<String> SECRET_OPTIONS = Set.of("--password", "--digest");
@@ -87,7 +97,7 @@ public final class LeaseCli {
         }
         StoreOperations operations = provider.operations();
         String command = parsed.words().isEmpty() ? "" : parsed.words().get(0);
-        if (!Set.of("list", "release").contains(command) && !operations.commands().containsKey(command)) {
+        if (!Set.of("list", "release").contains(command) && !RANGE_COMMANDS.contains(command) && !operations.commands().containsKey(command)) {
             return usageError(command.isEmpty() ? "no command" : "unknown command " + SettingText.quotable(command) + " for --registry " + registry, stores, err);
         }
         Optional<String> secretInOption = operations.secretIn(parsed.options());
@@ -97,17 +107,23 @@ public final class LeaseCli {
         }
         Properties props = new Properties();
         try {
+            boolean rangeCommand = RANGE_COMMANDS.contains(command);
             for (Map.Entry<String, String> each : parsed.options().entrySet()) {
-                String prop = LEASE_OPTIONS.getOrDefault(each.getKey(), operations.options().get(each.getKey()));
+                String prop = rangeCommand ? operations.options().get(each.getKey()) : LEASE_OPTIONS.getOrDefault(each.getKey(), operations.options().get(each.getKey()));
                 if (prop != null) {
                     props.setProperty(prop, each.getValue());
-                } else if (!"--registry".equals(each.getKey()) && !isSecretSource(each.getKey(), operations.secret())) {
-                    throw new IllegalArgumentException("option " + each.getKey() + " is not one of --registry " + registry);
+                } else if (rangeCommand && LEASE_OPTIONS.containsKey(each.getKey())) {
+                    throw new IllegalArgumentException("option " + each.getKey() + " does not apply to " + command + ": segment ranges belong to no lease pool");
+                } else if (!"--registry".equals(each.getKey()) && !isSecretSource(each.getKey(), operations.secret()) && !(rangeCommand && RANGE_OPTIONS.contains(each.getKey()))) {
+                    throw new IllegalArgumentException("option " + each.getKey() + " is not one of --registry " + registry + (rangeCommand ? " " + command : ""));
                 }
             }
             secret(parsed.options(), environment, operations.secret()).ifPresent(value -> props.setProperty(operations.secret().prop(), value));
         } catch (final IllegalArgumentException | IOException ex) {
             return usageError(ex.getMessage(), stores, err);
+        }
+        if (RANGE_COMMANDS.contains(command)) {
+            return runRangeCommand(command, parsed, provider, props, stores, out, err);
         }
         LeaseSettings lease;
         LeaseStore store;
@@ -132,11 +148,68 @@ public final class LeaseCli {
         }
     }
 
+    private static int runRangeCommand(final String command, final LeaseAdmin.Arguments parsed, final StoreLeaseProvider<?, ?> provider, final Properties props,
+                                       final Map<String, StoreLeaseProvider<?, ?>> stores, final PrintStream out, final PrintStream err) {
+        if (parsed.words().size() != 1 || !parsed.flags().isEmpty()) {
+            return usageError(command + " takes no words or flags besides --key and --limit", stores, err);
+        }
+        String key = parsed.options().get("--key");
+        int limit;
+        try {
+            limit = limit(parsed.options().get("--limit"), "ranges".equals(command) ? RangeAdmin.DEFAULT_LIST_LIMIT : RangeAdmin.DEFAULT_RECONCILE_LIMIT);
+        } catch (final IllegalArgumentException ex) {
+            return usageError(ex.getMessage(), stores, err);
+        }
+        OpenRangeLog log;
+        try {
+            provider.requireLibraries();
+            Optional<OpenRangeLog> opened = provider.operations().openRangeLog(new PropertyReader(props), TIMEOUT_MILLIS);
+            if (opened.isEmpty()) {
+                err.println("--registry " + provider.registry() + " keeps no segment ranges");
+                return 2;
+            }
+            log = opened.get();
+        } catch (final InvalidSettingException ex) {
+            return usageError(ex.getMessage(), stores, err);
+        } catch (final IllegalStateException ex) {
+            err.println(ex.getMessage());
+            return 1;
+        }
+        try (log) {
+            RangeAdmin admin = new RangeAdmin(log, out, err);
+            return "ranges".equals(command) ? admin.ranges(key, limit) : admin.reconcile(key, limit);
+        } catch (final IllegalArgumentException ex) {
+            // A key the store cannot hold (blank, too long): the message names it.
+            return usageError(ex.getMessage(), stores, err);
+        } catch (final IllegalStateException ex) {
+            // Store unreachable, table or node missing, corrupt entry: the message says which.
+            err.println(ex.getMessage());
+            return 1;
+        }
+    }
+
+    private static int limit(final String text, final int defaultLimit) {
+        if (text == null) {
+            return defaultLimit;
+        }
+        try {
+            int value = Integer.parseInt(text.trim());
+            if (value >= 1) {
+                return value;
+            }
+        } catch (final NumberFormatException ex) {
+            // Reported below with the value.
+        }
+        throw new IllegalArgumentException("--limit " + SettingText.quotable(text) + " is not allowed: a whole number of ranges from 1 to " + Integer.MAX_VALUE);
+    }
+
     /** The usage line, also for a store's own command that was misused. */
     public static String usage(final Map<String, StoreLeaseProvider<?, ?>> stores) {
         List<String> lines = new ArrayList<>();
         lines.add("usage: LeaseCli --registry " + String.join("|", stores.keySet()) + " [--pool pool] [--lease-duration-milliseconds ms] <store options> "
                 + "(list | release <workerId> " + CONFIRM + " | <store command>)");
+        lines.add("       LeaseCli --registry " + String.join("|", stores.keySet()) + " <store options> (ranges [--key key] [--limit n] | reconcile [--key key] "
+                + "[--limit n])   segment mode; for jdbc --table names the segment table (default snowkey_segment); exit 3 when reconcile finds an overlap");
         stores.forEach((name, provider) -> {
             StoreOperations operations = provider.operations();
             StoreOperations.Secret secret = operations.secret();

@@ -9,6 +9,7 @@ import java.util.Optional;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.segment.store.OpenRangeLog;
 
 /**
  * What {@link LeaseCli} needs from one store: which options name which of its props, its secret, how to open it for
@@ -38,6 +39,18 @@ public interface StoreOperations {
 
     /** Opens the store for one operator command: every wait bounded by {@code timeoutMillis}, nothing created. */
     LeaseStore open(PropertyReader reader, LeaseSettings lease, long timeoutMillis);
+
+    /**
+     * Opens the store's segment range log for {@code ranges} and {@code reconcile}: every wait bounded by
+     * {@code timeoutMillis}, nothing created. The store's options mean the segment store's (for JDBC, {@code --table}
+     * names the segment counter table).
+     *
+     * @return empty when this store keeps no segment ranges
+     * @throws org.snowkey.keygen.config.InvalidSettingException naming the option's prop and value
+     */
+    default Optional<OpenRangeLog> openRangeLog(final PropertyReader reader, final long timeoutMillis) {
+        return Optional.empty();
+    }
 
     /** Commands besides {@code list} and {@code release}, by name. */
     default Map<String, Command> commands() {

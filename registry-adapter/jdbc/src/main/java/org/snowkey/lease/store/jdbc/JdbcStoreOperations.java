@@ -1,13 +1,22 @@
 package org.snowkey.lease.store.jdbc;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
+import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.config.UrlCredentials;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.segment.store.OpenRangeLog;
+import org.snowkey.segment.store.RangeLogEntry;
+import org.snowkey.segment.store.jdbc.JdbcRangeLog;
+import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
+
+import com.zaxxer.hikari.HikariDataSource;
 
 /** {@code LeaseCli --registry jdbc}: the lease table, never created by the tool. */
 final class JdbcStoreOperations implements StoreOperations {
@@ -31,6 +40,52 @@ final class JdbcStoreOperations implements StoreOperations {
         return UrlCredentials.secretsIn(options.get("--url")).isEmpty() ? Optional.empty()
                 : Optional.of("--url carries a password (the command line is visible to every user of the host); give the URL without it and put the "
                         + "password into " + PASSWORD_ENV + ", the variable named by --password-env, or a file named by --password-file");
+    }
+
+    /** The segment counter table ({@code --table}, default {@code snowkey_segment}) and its log, read through a pool of one connection. */
+    @Override
+    public Optional<OpenRangeLog> openRangeLog(final PropertyReader reader, final long timeoutMillis) {
+        JdbcStoreSettings parsed = JdbcLeaseProps.parse(reader, "--registry jdbc", JdbcSegmentSettings.DEFAULT_TABLE, timeoutMillis);
+        JdbcStoreSettings store = new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis);
+        JdbcSegmentSettings segment;
+        try {
+            segment = new JdbcSegmentSettings(store.table(), false, timeoutMillis, store.url());
+        } catch (final IllegalArgumentException ex) {
+            throw new InvalidSettingException(JdbcLeaseProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
+                    + JdbcSegmentSettings.LOG_SUFFIX + "'): " + JdbcTableName.RULE);
+        }
+        HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-cli-" + store.table().value(), 1);
+        JdbcRangeLog log = new JdbcRangeLog(pool, segment);
+        return Optional.of(new PooledRangeLog(log, pool));
+    }
+
+    /** The log and the pool it reads through. */
+    private record PooledRangeLog(JdbcRangeLog log, HikariDataSource pool) implements OpenRangeLog {
+
+        @Override
+        public List<String> keys() {
+            return log.keys();
+        }
+
+        @Override
+        public OptionalLong nextValue(final String key) {
+            return log.nextValue(key);
+        }
+
+        @Override
+        public List<RangeLogEntry> recent(final String key, final int limit) {
+            return log.recent(key, limit);
+        }
+
+        @Override
+        public String describe() {
+            return log.describe();
+        }
+
+        @Override
+        public void close() {
+            pool.close();
+        }
     }
 
     @Override
