@@ -65,7 +65,12 @@ public final class FaultExperiment {
          */
         CLOCK_JUMP_DURING_HANDOVER,
         /** Combined: one ZooKeeper server is SIGKILLed and started again while a generator is SIGSTOPped beyond its session. */
-        ZK_SERVER_RESTART_DURING_SESSION_EXPIRY
+        ZK_SERVER_RESTART_DURING_SESSION_EXPIRY,
+        /**
+         * Segment scenario only ({@link SegmentFaultExperiment}): the allocator goes away (quorum loss or database cut), a
+         * generator is SIGKILLed and started again while it is away, so the new incarnation starts with no range at all.
+         */
+        GENERATOR_SIGKILL_DURING_OUTAGE
     }
 
     /** How the run is sized. */

@@ -15,7 +15,8 @@ import java.util.Locale;
  *   <li>{@code snowkey.fault.seed}: the schedule's seed (default: random, printed);</li>
  *   <li>{@code snowkey.fault.profile}: {@code ci} (default, about 60 s of faults per scenario) or {@code soak};</li>
  *   <li>{@code snowkey.fault.duration}: seconds of faults per scenario (overrides the profile: ci 40/30, soak 600);</li>
- *   <li>{@code snowkey.fault.scenarios}: {@code zookeeper,jdbc} (default both);</li>
+ *   <li>{@code snowkey.fault.scenarios}: any of {@code zookeeper,jdbc,segment-zookeeper,segment-jdbc} (default all; the
+ *       segment scenarios are issue 13's {@link SegmentFaultExperiment}, ci 12 s of faults each);</li>
  *   <li>{@code snowkey.fault.dir}: where the files go (default {@code target/fault-injection});</li>
  *   <li>{@code snowkey.fault.jdbc-url}, {@code snowkey.fault.jdbc-username}: PostgreSQL (default 127.0.0.1:5432/test, postgres);</li>
  *   <li>{@code snowkey.fault.libfaketime}: the library, when not in a Debian path; {@code none} runs without it (the clock
@@ -34,10 +35,10 @@ public final class FaultInjection {
     }
 
     /** The reports of the scenarios that ran, and the messages of those skipped. */
-    public record Outcome(List<FaultReport> reports, List<String> skipped, String text, Path file) {
+    public record Outcome(List<FaultReport> reports, List<SegmentFaultReport> segmentReports, List<String> skipped, String text, Path file) {
 
         public boolean passed() {
-            return reports.stream().allMatch(FaultReport::passed);
+            return reports.stream().allMatch(FaultReport::passed) && segmentReports.stream().allMatch(SegmentFaultReport::passed);
         }
     }
 
@@ -47,7 +48,8 @@ public final class FaultInjection {
         String profile = System.getProperty("snowkey.fault.profile", "ci").trim().toLowerCase(Locale.ROOT);
         boolean soak = profile.equals("soak");
         String durationText = System.getProperty("snowkey.fault.duration", "");
-        String scenarios = System.getProperty("snowkey.fault.scenarios", "zookeeper,jdbc").toLowerCase(Locale.ROOT);
+        java.util.Set<String> scenarios = new java.util.HashSet<>(java.util.Arrays.asList(System.getProperty("snowkey.fault.scenarios", "zookeeper,jdbc,segment-zookeeper,segment-jdbc")
+                .toLowerCase(Locale.ROOT).replace(" ", "").split(",")));
         Path dir = Path.of(System.getProperty("snowkey.fault.dir", "target/fault-injection")).toAbsolutePath();
         String jdbcUrl = System.getProperty("snowkey.fault.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test");
         String jdbcUser = System.getProperty("snowkey.fault.jdbc-username", "postgres");
@@ -66,8 +68,9 @@ public final class FaultInjection {
             reports.add(new FaultExperiment(new FaultExperiment.Settings(FaultExperiment.Registry.ZOOKEEPER, seed, seconds * 1000, clean(dir.resolve("zookeeper")),
                     4, 5_000, soak ? 20_000 : 5_000, libfaketime, jdbcUrl, jdbcUser)).run());
         }
+        String postgres = scenarios.contains("jdbc") || scenarios.contains("segment-jdbc") ? FaultExperiment.postgresProblem(jdbcUrl, jdbcUser) : null;
         if (scenarios.contains("jdbc")) {
-            String problem = FaultExperiment.postgresProblem(jdbcUrl, jdbcUser);
+            String problem = postgres;
             if (problem != null) {
                 String message = "JDBC scenario SKIPPED: PostgreSQL at " + jdbcUrl + " (user " + jdbcUser + ") does not answer: " + problem;
                 skipped.add(message);
@@ -78,6 +81,22 @@ public final class FaultInjection {
                         4, 4_000, soak ? 20_000 : 5_000, libfaketime, jdbcUrl, jdbcUser)).run());
             }
         }
+        List<SegmentFaultReport> segmentReports = new ArrayList<>();
+        long segmentSeconds = durationText.isBlank() ? (soak ? 300 : 12) : Long.parseLong(durationText.trim());
+        if (scenarios.contains("segment-zookeeper")) {
+            segmentReports.add(new SegmentFaultExperiment(new SegmentFaultExperiment.Settings(FaultExperiment.Registry.ZOOKEEPER, seed, segmentSeconds * 1000,
+                    clean(dir.resolve("segment-zookeeper")), 3, 2_000, jdbcUrl, jdbcUser)).run());
+        }
+        if (scenarios.contains("segment-jdbc")) {
+            if (postgres != null) {
+                String message = "segment JDBC scenario SKIPPED: PostgreSQL at " + jdbcUrl + " (user " + jdbcUser + ") does not answer: " + postgres;
+                skipped.add(message);
+                FaultExperiment.log("%s", message);
+            } else {
+                segmentReports.add(new SegmentFaultExperiment(new SegmentFaultExperiment.Settings(FaultExperiment.Registry.JDBC, seed, segmentSeconds * 1000,
+                        clean(dir.resolve("segment-jdbc")), 3, 2_000, jdbcUrl, jdbcUser)).run());
+            }
+        }
         StringBuilder text = new StringBuilder("SnowKey fault injection report (profile " + profile + ", seed " + seed + ")\n");
         for (String each : skipped) {
             text.append(each).append('\n');
@@ -85,12 +104,15 @@ public final class FaultInjection {
         for (FaultReport each : reports) {
             text.append('\n').append(each.text());
         }
+        for (SegmentFaultReport each : segmentReports) {
+            text.append('\n').append(each.text());
+        }
         Files.createDirectories(dir);
         Path file = dir.resolve("fault-report.txt");
         Files.writeString(file, text);
         System.out.println(text);
         System.out.println("report written to " + file);
-        return new Outcome(reports, skipped, text.toString(), file);
+        return new Outcome(reports, segmentReports, skipped, text.toString(), file);
     }
 
     private static Path clean(final Path dir) throws IOException {

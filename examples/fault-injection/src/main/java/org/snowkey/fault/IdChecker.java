@@ -132,16 +132,8 @@ public final class IdChecker {
         }
         // 1. duplicates across everything.
         Arrays.sort(all, 0, filled);
-        long duplicates = 0;
         List<Long> duplicateSamples = new ArrayList<>();
-        for (int i = 1; i < filled; i++) {
-            if (all[i] == all[i - 1]) {
-                duplicates++;
-                if (duplicateSamples.size() < SAMPLES) {
-                    duplicateSamples.add(all[i]);
-                }
-            }
-        }
+        long duplicates = duplicates(all, filled, duplicateSamples);
         all = null;
         // 3. holdings per worker id never overlap; a predecessor stays below its successor's floor.
         long overlaps = 0;
@@ -189,6 +181,23 @@ public final class IdChecker {
         }
         return new Result(filled, files.size(), duplicates, duplicateSamples, orderViolations, orderSamples, overlaps, overlapSamples, floorViolations,
                 floorSamples, handovers, withoutGrant, perWorker, failedCalls);
+    }
+
+    /**
+     * Ids that repeat an earlier one in {@code sorted} (sorted ascending up to {@code length}); the first few go to
+     * {@code samples}. Shared by the lease scenarios and the segment scenario ({@link SegmentKeyChecker}).
+     */
+    static long duplicates(final long[] sorted, final int length, final List<Long> samples) {
+        long duplicates = 0;
+        for (int i = 1; i < length; i++) {
+            if (sorted[i] == sorted[i - 1]) {
+                duplicates++;
+                if (samples.size() < SAMPLES) {
+                    samples.add(sorted[i]);
+                }
+            }
+        }
+        return duplicates;
     }
 
     /** The floor of the successor's holding that its first id was issued on: the highest granted floor not above it. */
