@@ -32,8 +32,8 @@ class FaultInjectionCiTest {
         for (SegmentFaultReport report : outcome.segmentReports()) {
             SegmentKeyChecker.Result result = report.result();
             String context = "\n" + report.text() + "files in " + report.settings().dir();
-            assertTrue(result.keys() > 100_000, "keys were issued" + context);
-            assertTrue(report.reconciliation().ranges().size() > 300, "small steps: hundreds of allocations" + context);
+            assertTrue(result.keys() > 20_000, "keys were issued" + context);
+            assertTrue(report.reconciliation().ranges().size() > 200, "small steps: hundreds of allocations" + context);
             assertEquals(0, result.duplicates(), "duplicates " + result.duplicateSamples() + context);
             assertEquals(0, result.orderViolations(), "keys not increasing " + result.orderSamples() + context);
             assertEquals(0, result.outsideOwnRange(), "keys outside their process's ranges " + result.outsideSamples() + context);
