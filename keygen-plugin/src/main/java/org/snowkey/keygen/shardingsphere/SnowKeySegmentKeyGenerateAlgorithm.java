@@ -1,7 +1,6 @@
 package org.snowkey.keygen.shardingsphere;
 
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Properties;
 
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
@@ -38,7 +37,7 @@ public final class SnowKeySegmentKeyGenerateAlgorithm implements KeyGenerateAlgo
     public Collection<? extends Comparable<?>> generateKeys(final AlgorithmSQLContext context, final int keyGenerateCount) {
         SegmentSequence sequence = context == null ? binding.sequence(null, null) : binding.sequence(context.getDatabaseName(), context.getTableName());
         if (keyGenerateCount == 1) {
-            return Collections.singletonList(sequence.nextId());
+            return new SingleKey(sequence.nextId());
         }
         return sequence.nextIds(keyGenerateCount);
     }
