@@ -60,11 +60,12 @@ public final class RunAll {
     private static final double SEGMENT_SPI_TARGET = 0.5;
 
     /**
-     * Issue 13: a batch of 1,000 through the SPI is one atomic step, not one per key. Its whole cost, in uncontended
-     * getAndAdd steps measured in the same run, must stay under a tenth of the 1,000 a step per key would take at least
-     * (SegmentSpiBatchTest shows, without timing, that each batch is one contiguous slice while another thread races).
+     * Issue 13: a batch of 1,000 through the SPI is one atomic step, not one per key. Taking it (keys not read) is
+     * counted in uncontended getAndAdd steps measured in the same run: about 1 plus the batch object for one step, at
+     * least 1,000 for a step per key; 10 leaves room for noise (SegmentSpiBatchTest shows, without timing, that each batch
+     * is one contiguous slice while another thread races).
      */
-    private static final double SEGMENT_BATCH_STEPS_TARGET = 100;
+    private static final double SEGMENT_BATCH_STEPS_TARGET = 10;
 
     private static final Map<String, String> LABELS = new LinkedHashMap<>();
 
@@ -155,17 +156,24 @@ public final class RunAll {
     /** Section 6 (issue 13): the segment sequences side by side, then round trips and runway at the default settings. */
     private String runSegment() throws RunnerException {
         Collection<RunResult> results = new Runner(timed(SegmentBenchmark.class.getName() + ".", 1, 3, 2).build()).run();
-        Collection<RunResult> atomic = new Runner(timed(AtomicStepCost.class.getName() + ".", 1, 3, 2).build()).run();
+        Collection<RunResult> steps = new Runner(timed(SegmentStepCost.class.getName() + ".", 1, 3, 2).build()).run();
         Map<String, RunResult> single = byGenerator(results, ".nextId");
         Map<String, RunResult> batch = byGenerator(results, ".batch");
         StringBuilder out = new StringBuilder();
         double core = score(single.get(SegmentSource.SNOWKEY_SEGMENT));
         double spi = score(single.get(SegmentSource.SNOWKEY_SEGMENT_SPI));
         double ratio = core / score(single.get(SegmentSource.COSID_SEGMENT_CHAIN));
-        // ns per batch of 1,000 through the SPI, in ns of one uncontended atomic step.
-        double stepNanos = 1e9 / score(atomic.iterator().next());
-        double batchNanos = 1e9 / score(batch.get(SegmentSource.SNOWKEY_SEGMENT_SPI));
-        double steps = batchNanos / stepNanos;
+        // ns to take a batch of 1,000 through the SPI (keys not read), in ns of one uncontended atomic step.
+        double stepNanos = Double.NaN;
+        double takeNanos = Double.NaN;
+        for (RunResult each : steps) {
+            if (each.getParams().getBenchmark().endsWith(".getAndAdd")) {
+                stepNanos = 1e9 / score(each);
+            } else if (each.getParams().getBenchmark().endsWith(".spiBatchTakeOnly")) {
+                takeNanos = 1e9 / score(each);
+            }
+        }
+        double batchSteps = takeNanos / stepNanos;
         out.append("\n### 6. Segment mode (issue 13): one thread, in-memory allocators, ranges of ")
                 .append(String.format(Locale.ROOT, "%,d", SegmentSource.STEP)).append(" keys\n\n");
         out.append("| target | measured | result |\n|---|---:|---|\n");
@@ -173,8 +181,9 @@ public final class RunAll {
                 verdict(ratio >= SEGMENT_TARGET)));
         out.append(String.format(Locale.ROOT, "| one key, SPI generateKeys(ctx, 1) vs core nextId(): within 2x (>= %.1fx) | %.2fx | %s |%n", SEGMENT_SPI_TARGET, spi / core,
                 verdict(spi / core >= SEGMENT_SPI_TARGET)));
-        out.append(String.format(Locale.ROOT, "| batch of 1,000 through the SPI (%.0f ns, keys read) costs under %.0f uncontended getAndAdd steps (%.2f ns each; a "
-                + "step per key is >= 1,000) | %.0f steps | %s |%n%n", batchNanos, SEGMENT_BATCH_STEPS_TARGET, stepNanos, steps, verdict(steps <= SEGMENT_BATCH_STEPS_TARGET)));
+        out.append(String.format(Locale.ROOT, "| taking a batch of 1,000 through the SPI (%.1f ns, keys not read) costs <= %.0f uncontended getAndAdd steps (%.2f ns "
+                + "each; a step per key is >= 1,000) | %.1f steps | %s |%n%n", takeNanos, SEGMENT_BATCH_STEPS_TARGET, stepNanos, batchSteps,
+                verdict(batchSteps <= SEGMENT_BATCH_STEPS_TARGET)));
         out.append("| generator | one key per call, ids/s | batches of 1,000 (keys read as Longs), ids/s | batch vs CosId |\n|---|---:|---:|---:|\n");
         double cosIdBatch = score(batch.get(SegmentSource.COSID_SEGMENT_CHAIN));
         Map<String, String> labels = new LinkedHashMap<>();

@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * Segment mode (issue 13): SnowKey's {@code SegmentSequence}, the same through ShardingSphere's SPI
  * ({@code SNOWKEY_SEGMENT}'s {@code generateKeys(ctx, n)}, keys iterated and unboxed as ShardingSphere reads them) and
  * CosId's {@code SegmentChainId}, one thread, all over in-memory allocators with ranges of {@value SegmentSource#STEP}
- * keys. {@link AtomicStepCost} is the yardstick for "a batch is one atomic step". {@link #nextId()} is one key
+ * keys. {@link SegmentStepCost} shows that a batch is one atomic step. {@link #nextId()} is one key
  * per call (ops/s = ids/s); {@link #batch()} is {@value BurstBenchmark#BATCH} keys, through {@code nextIds(1000)}
  * with every key iterated and unboxed for SnowKey, a loop of single calls for CosId (ops/s x 1,000 = ids/s).
  * Every key is consumed (summed). A fresh sequence per iteration, as in the other benchmarks.

@@ -88,11 +88,16 @@ public abstract class SegmentSource extends IdSource {
         private final SnowKeySegmentKeyGenerateAlgorithm algorithm = new SnowKeySegmentKeyGenerateAlgorithm();
 
         SnowKeySegmentSpi() {
+            this(STEP);
+        }
+
+        /** @param step the fixed range size */
+        SnowKeySegmentSpi(final long step) {
             SegmentRuntime.get().closeAll();
             Properties props = new Properties();
             props.setProperty(SegmentProps.ALLOCATOR, BenchmarkSegmentAllocatorProvider.NAME);
-            props.setProperty(SegmentSettings.STEP_MIN, String.valueOf(STEP));
-            props.setProperty(SegmentSettings.STEP_MAX, String.valueOf(STEP));
+            props.setProperty(SegmentSettings.STEP_MIN, String.valueOf(step));
+            props.setProperty(SegmentSettings.STEP_MAX, String.valueOf(step));
             algorithm.init(props);
         }
 
