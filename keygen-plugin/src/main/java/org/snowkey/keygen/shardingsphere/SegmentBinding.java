@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.StreamNames;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSequence;
@@ -42,7 +43,30 @@ public final class SegmentBinding {
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
     public void init(final Properties props) {
-        settings = SegmentPlanner.get().parseInheritingDefaults(props == null ? new Properties() : props);
+        SegmentGeneratorSettings parsed = SegmentPlanner.get().parseInheritingDefaults(props == null ? new Properties() : props);
+        checkStartKeysCanApply(parsed);
+        settings = parsed;
+    }
+
+    /**
+     * In ShardingSphere a sequence key is {@code <database>.<table>}, or the {@code segment-key}: a start value of any
+     * other key would be silently ignored, and a table moved to SnowKey would then get keys from 1, below (and
+     * colliding with) the rows it already has. So such a key fails start-up instead.
+     */
+    private static void checkStartKeysCanApply(final SegmentGeneratorSettings parsed) {
+        Object text = parsed.props().get(SegmentProps.START_VALUES);
+        for (String each : new java.util.TreeSet<>(parsed.starts().perKey().keySet())) {
+            if (parsed.sharedKey() != null && !each.equals(parsed.sharedKey())) {
+                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "cannot apply to key '" + each + "': " + SegmentProps.KEY + " = '"
+                        + parsed.sharedKey() + "' gives every table the one key '" + parsed.sharedKey() + "'; give its start value instead, or use "
+                        + SegmentProps.START_VALUE);
+            }
+            if (parsed.sharedKey() == null && each.indexOf('.') < 0) {
+                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "keys are <database>.<table>, the logic database and table (e.g. "
+                        + "sharding_db.t_order); key '" + each + "' names no database, so it would never apply and the table would start at "
+                        + parsed.starts().defaultStart());
+            }
+        }
     }
 
     private SegmentGeneratorSettings settings() {
