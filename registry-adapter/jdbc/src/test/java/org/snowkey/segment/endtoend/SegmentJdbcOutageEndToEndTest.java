@@ -98,8 +98,11 @@ class SegmentJdbcOutageEndToEndTest {
         toClose.add(0, (AutoCloseable) dataSource);
         String key = fixture.databaseName() + ".t_order";
         try (Connection connection = dataSource.getConnection(); PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (note) VALUES (?)")) {
+            // The first range: its allocation connects and creates the tables or nodes, which on a loaded machine may take
+            // longer than the 1 s fetch timeout: the first insert is retried until it succeeds.
+            awaitCondition("the first range arrives", () -> tryInsert(insert));
             // Three quarters of the first range: the second one is fetched in the background meanwhile.
-            for (int i = 0; i < 15; i++) {
+            for (int i = 1; i < 15; i++) {
                 insert(insert);
             }
             SegmentSequence sequence = sequenceOf(key);
@@ -123,15 +126,7 @@ class SegmentJdbcOutageEndToEndTest {
             assertTrue(failure.contains(": SnowKey could not"), "names the cause, the allocator's last failure: " + failure);
 
             proxy.restore();
-            awaitCondition("an insert succeeds once the database is back", () -> {
-                try {
-                    insert(insert);
-                    return true;
-                } catch (final SQLException ex) {
-                    inserted--;
-                    return false;
-                }
-            });
+            awaitCondition("an insert succeeds once the database is back", () -> tryInsert(insert));
             for (int i = 0; i < 25; i++) {
                 insert(insert);
             }
@@ -153,6 +148,17 @@ class SegmentJdbcOutageEndToEndTest {
     private void insert(final PreparedStatement insert) throws SQLException {
         insert.setString(1, Integer.toString(inserted++));
         insert.executeUpdate();
+    }
+
+    /** One insert; false when it failed (its row is not counted). */
+    private boolean tryInsert(final PreparedStatement insert) {
+        try {
+            insert(insert);
+            return true;
+        } catch (final SQLException ex) {
+            inserted--;
+            return false;
+        }
     }
 
     private static SegmentSequence sequenceOf(final String key) {

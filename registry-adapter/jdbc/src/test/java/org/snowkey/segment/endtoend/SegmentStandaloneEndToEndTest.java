@@ -76,6 +76,8 @@ class SegmentStandaloneEndToEndTest {
         props.put("jdbc-table", table.value());
         props.put("segment-step-min", STEP);
         props.put("segment-step-max", STEP);
+        // Not what these tests are about: the first allocation creates the tables, which may be slow on a loaded machine.
+        props.put("segment-fetch-timeout-milliseconds", "30000");
         for (int i = 0; i + 1 < more.length; i += 2) {
             props.put(more[i], more[i + 1]);
         }
@@ -127,6 +129,14 @@ class SegmentStandaloneEndToEndTest {
                     fourItems.setString(i, Integer.toString(items++));
                 }
                 fourItems.executeUpdate();
+            }
+            // One INSERT of more rows than a range holds: its keys come from three ranges, still in row order.
+            StringBuilder tenItems = new StringBuilder("INSERT INTO t_order_item (note) VALUES ");
+            for (int i = 0; i < 10; i++) {
+                tenItems.append(i == 0 ? "" : ", ").append("('").append(items++).append("')");
+            }
+            try (Statement statement = connection.createStatement()) {
+                statement.executeUpdate(tenItems.toString());
             }
         }
         // Ranges of 7 and batches of 3 and 4 cross range ends often; one instance still sees 1, 2, 3, ... in insert order.

@@ -77,7 +77,11 @@ class SegmentZooKeeperOutageEndToEndTest {
             DataSource dataSource = YamlShardingSphereDataSourceFactory.createDataSource(new File(yaml.toString()));
             String key = SegmentShardingYaml.DATABASE + ".t_order";
             try (Connection connection = dataSource.getConnection(); PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (seq) VALUES (?)")) {
-                for (int i = 0; i < 15; i++) {
+                // The first range: its allocation connects and creates the tables or nodes, which on a loaded machine may take
+                // longer than the 1 s fetch timeout: the first insert is retried until it succeeds.
+                awaitCondition("the first range arrives", () -> tryInsert(insert));
+                // Three quarters of the first range: the second one is fetched in the background meanwhile.
+                for (int i = 1; i < 15; i++) {
                     insert(insert);
                 }
                 SegmentSequence sequence = sequenceOf(key);
@@ -136,6 +140,17 @@ class SegmentZooKeeperOutageEndToEndTest {
     private void insert(final PreparedStatement insert) throws SQLException {
         insert.setInt(1, inserted++);
         insert.executeUpdate();
+    }
+
+    /** One insert; false when it failed (its row is not counted). */
+    private boolean tryInsert(final PreparedStatement insert) {
+        try {
+            insert(insert);
+            return true;
+        } catch (final SQLException ex) {
+            inserted--;
+            return false;
+        }
     }
 
     private static SegmentSequence sequenceOf(final String key) {
