@@ -30,6 +30,9 @@ import org.snowkey.keygen.segment.StartValues;
  * deleted by hand) and a counter below it is raised in the next allocation (the numbers skipped appear as a gap in the
  * log). Ranges end at 2^53 - 1 at the latest. Deleting a counter while allocators run is not safe: a recreated node
  * starts again at data version 0, which an allocation in flight may have read from the old one.
+ *
+ * <p>With {@code zookeeper-digest}, a key's nodes and their parents are checked before its first allocation and
+ * refused when anyone else may change them ({@link SegmentNodeAcls}).
  */
 public final class ZooKeeperRangeAllocator implements RangeAllocator {
 
@@ -85,9 +88,21 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
         if (acls == null || verifiedKeys.contains(key)) {
             return;
         }
-        createKey(key);
+        // Created before the check, so that no parent can appear open between the check and the first allocation;
+        // only when missing, since creating reads the key's log.
+        if (missing(nodes.paths().counter(key)) || missing(nodes.paths().log(key))) {
+            createKey(key);
+        }
         acls.verify(key);
         verifiedKeys.add(key);
+    }
+
+    private boolean missing(final String path) {
+        try {
+            return nodes.client().checkExists().forPath(path) == null;
+        } catch (final Exception ex) {
+            throw nodes.failure("look for " + path, ex);
+        }
     }
 
     @Override
