@@ -42,6 +42,17 @@ class SegmentBindingStartValuesTest {
     }
 
     @Test
+    void onLinesThatDoNotNameTheTableTheSegmentKeyIsAskedForFirstThenItsStartValue() {
+        InvalidSettingException noKey = assertThrows(InvalidSettingException.class,
+                () -> new SegmentBinding().initWithoutTables(props("segment-start-values", "t_order=1001"), "5.4"));
+        assertEquals("segment-key", noKey.property(), noKey.getMessage());
+        InvalidSettingException otherKey = assertThrows(InvalidSettingException.class,
+                () -> new SegmentBinding().initWithoutTables(props("segment-key", "t_order", "segment-start-values", "sharding_db.t_order=1001"), "5.4"));
+        assertEquals("segment-start-values", otherKey.property(), otherKey.getMessage());
+        new SegmentBinding().initWithoutTables(props("segment-key", "t_order", "segment-start-values", "T_Order=1001"), "5.4");
+    }
+
+    @Test
     void startValuesThatCanApplyAreAccepted() {
         new SegmentBinding().init(props("segment-start-values", "Sharding_DB.T_Order=1001, sharding_db.t_item=51"));
         new SegmentBinding().init(props("segment-key", "Orders", "segment-start-values", "orders=1001"));
