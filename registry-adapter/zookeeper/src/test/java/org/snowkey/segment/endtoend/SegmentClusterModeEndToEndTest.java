@@ -33,7 +33,8 @@ import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
 /**
  * ShardingSphere 5.5.2 in Cluster mode on one ZooKeeper server, two instances (JVMs) inserting at once:
  * {@code SNOWKEY_SEGMENT} takes its ranges from the mode's ensemble and namespace with no allocator props at all
- * ({@code t_order}: no props; {@code t_order_item}: only small steps, so that the instances' ranges interleave). Keys
+ * ({@code t_order}: no props; {@code t_order_item}: only small steps, so that the instances' ranges interleave, and a
+ * long fetch timeout). Keys
  * are distinct across the instances and increase within each, and the range log under
  * {@code /<namespace>/snowkey/segment-log} has no overlap, no gap, and holds every key in a range of the instance that
  * issued it.
@@ -55,7 +56,9 @@ class SegmentClusterModeEndToEndTest {
         try (TestingServer server = new TestingServer(true)) {
             String mode = "mode:\n  type: Cluster\n  repository:\n    type: ZooKeeper\n    props:\n      namespace: " + NAMESPACE + "\n      server-lists: "
                     + server.getConnectString() + "\n";
-            Path yaml = SegmentShardingYaml.write(dir.resolve("cluster.yaml"), H2_URL, mode, Map.of(), Map.of("segment-step-min", "5", "segment-step-max", "5"));
+            Path yaml = SegmentShardingYaml.write(dir.resolve("cluster.yaml"), H2_URL, mode, Map.of(), Map.of("segment-step-min", "5", "segment-step-max", "5",
+                    // Ranges of 5 run out every round, so inserts often wait for a fetch: no room for a slow one on a loaded machine.
+                    "segment-fetch-timeout-milliseconds", "30000"));
             List<Instance> instances = new ArrayList<>();
             try {
                 // One after the other: instances starting at once on an empty registry can corrupt the saved rule versions.
