@@ -108,6 +108,13 @@ class SegmentJdbcEndToEndTest {
         assertTrue(chain.contains("segment-allocator is not set; set segment-allocator = jdbc"), chain);
     }
 
+    @Test
+    void aStartValueThatCouldNeverApplyFailsStartUpNamingPropAndValue() throws Exception {
+        // Meant for t_order, but its key is <database>.t_order: silently ignored, t_order would restart at 1 below its rows.
+        String chain = startUpFailure(allocatorProps("segment-start-values", "t_order=1001"));
+        assertTrue(chain.contains("Invalid SnowKey property 'segment-start-values' = 't_order=1001'") && chain.contains("key 't_order' names no database"), chain);
+    }
+
     /** Opening the YAML fails: every message of the cause chain, for the assertion to search. */
     private String startUpFailure(final Map<String, String> props) throws Exception {
         SegmentYamlFixture fixture = new SegmentYamlFixture(directory, props);

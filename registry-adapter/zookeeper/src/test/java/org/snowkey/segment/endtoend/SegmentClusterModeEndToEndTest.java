@@ -26,6 +26,7 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.lease.store.zookeeper.DigestNodeAcls;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeReconciliation;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
@@ -37,13 +38,15 @@ import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
  * long fetch timeout). Keys
  * are distinct across the instances and increase within each, and the range log under
  * {@code /<namespace>/snowkey/segment-log} has no overlap, no gap, and holds every key in a range of the instance that
- * issued it.
+ * issued it. The mode's {@code digest} reaches SnowKey as well: the segment nodes carry its ACL.
  */
 class SegmentClusterModeEndToEndTest {
 
     private static final String NAMESPACE = "seg_governance";
 
     private static final int ROUNDS = 30;
+
+    private static final String DIGEST = "snowkey:Cluster-Digest-1618";
 
     private static final String H2_URL = "jdbc:h2:mem:seg_cluster;DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false;MODE=MySQL";
 
@@ -54,8 +57,9 @@ class SegmentClusterModeEndToEndTest {
     @Timeout(600)
     void twoClusterModeInstancesTakeDistinctIncreasingKeysFromTheModesZooKeeperWithNoAllocatorProps() throws Exception {
         try (TestingServer server = new TestingServer(true)) {
+            // The mode's digest reaches SnowKey too: its segment nodes then carry the digest ACL, checked before first use.
             String mode = "mode:\n  type: Cluster\n  repository:\n    type: ZooKeeper\n    props:\n      namespace: " + NAMESPACE + "\n      server-lists: "
-                    + server.getConnectString() + "\n";
+                    + server.getConnectString() + "\n      digest: " + DIGEST + "\n";
             Path yaml = SegmentShardingYaml.write(dir.resolve("cluster.yaml"), H2_URL, mode, Map.of(), Map.of("segment-step-min", "5", "segment-step-max", "5",
                     // Ranges of 5 run out every round, so inserts often wait for a fetch: no room for a slow one on a loaded machine.
                     "segment-fetch-timeout-milliseconds", "30000"));
@@ -79,6 +83,14 @@ class SegmentClusterModeEndToEndTest {
                     assertEquals(List.of("sharding_db.t_order", "sharding_db.t_order_item"), log.keys(), "one counter per logic table, under the mode's namespace");
                     check(log, instances, "t_order", ROUNDS);
                     check(log, instances, "t_order_item", 4 * ROUNDS);
+                }
+                try (CuratorFramework owner = CuratorFrameworkFactory.builder().connectString(server.getConnectString()).retryPolicy(new RetryOneTime(100))
+                        .authorization("digest", DIGEST.getBytes(StandardCharsets.UTF_8)).build()) {
+                    owner.start();
+                    for (String each : List.of("/" + NAMESPACE + "/snowkey", "/" + NAMESPACE + "/snowkey/segments/sharding_db.t_order",
+                            "/" + NAMESPACE + "/snowkey/segment-log/sharding_db.t_order_item")) {
+                        assertEquals(DigestNodeAcls.aclOf(DIGEST), owner.getACL().forPath(each), each + " carries the digest ACL of the mode's digest");
+                    }
                 }
                 for (Instance each : instances) {
                     each.process.getOutputStream().close();
