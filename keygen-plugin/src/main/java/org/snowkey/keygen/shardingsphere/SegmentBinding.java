@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.StreamNames;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSequence;
@@ -29,6 +30,8 @@ public final class SegmentBinding {
     /** The owner of scopes joined by an instance ShardingSphere never handed its context: they live until JVM shutdown. */
     private static final Object UNOWNED = new Object();
 
+    private Properties props = new Properties();
+
     private volatile SegmentGeneratorSettings settings;
 
     private volatile SegmentScope scope;
@@ -42,7 +45,64 @@ public final class SegmentBinding {
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
     public void init(final Properties props) {
-        settings = SegmentPlanner.get().parseInheritingDefaults(props == null ? new Properties() : props);
+        SegmentGeneratorSettings parsed = parse(props);
+        checkStartKeysCanApply(parsed);
+        settings = parsed;
+    }
+
+    private SegmentGeneratorSettings parse(final Properties props) {
+        this.props = props == null ? new Properties() : props;
+        return SegmentPlanner.get().parseInheritingDefaults(this.props);
+    }
+
+    /**
+     * In ShardingSphere a sequence key is {@code <database>.<table>}, or the {@code segment-key}: a start value of any
+     * other key would be silently ignored, and a table moved to SnowKey would then get keys from 1, below (and
+     * colliding with) the rows it already has. So such a key fails start-up instead.
+     */
+    private static void checkStartKeysCanApply(final SegmentGeneratorSettings parsed) {
+        Object text = parsed.props().get(SegmentProps.START_VALUES);
+        for (String each : new java.util.TreeSet<>(parsed.starts().perKey().keySet())) {
+            if (parsed.sharedKey() != null && !each.equals(parsed.sharedKey())) {
+                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "cannot apply to key '" + each + "': " + SegmentProps.KEY + " = '"
+                        + parsed.sharedKey() + "' gives every table the one key '" + parsed.sharedKey() + "'; give its start value instead, or use "
+                        + SegmentProps.START_VALUE);
+            }
+            if (parsed.sharedKey() == null && each.indexOf('.') < 0) {
+                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "keys are <database>.<table>, the logic database and table (e.g. "
+                        + "sharding_db.t_order); key '" + each + "' names no database, so it would never apply and the table would start at "
+                        + parsed.starts().defaultStart());
+            }
+        }
+    }
+
+    /**
+     * {@link #init} for ShardingSphere lines whose {@code generateKey()} does not name the table (5.1 to 5.4): there
+     * the key generator needs {@code segment-key}. A sequence per algorithm instance would not do instead: ShardingSphere
+     * rebuilds instances when rules change, and the keys of a table would then no longer increase in one JVM.
+     *
+     * @param line the ShardingSphere line, for the message
+     */
+    public void initWithoutTables(final Properties props, final String line) {
+        SegmentGeneratorSettings parsed = parse(props);
+        if (parsed.sharedKey() == null) {
+            throw new InvalidSettingException(SegmentProps.KEY, null, "required on ShardingSphere " + line + ", whose key generators are not told the table:"
+                    + " name the sequence, e.g. the logic table (" + SegmentProps.KEY + ": t_order); on ShardingSphere 5.5 each logic table has a sequence of its own");
+        }
+        // After the segment-key check: on these lines the start value that applies is the segment-key's.
+        checkStartKeysCanApply(parsed);
+        settings = parsed;
+    }
+
+    /** The props given to {@link #init}. */
+    public Properties props() {
+        return props;
+    }
+
+    /** The sequence of {@code segment-key}, for lines that do not name the table ({@link #initWithoutTables}). */
+    public SegmentSequence sequenceWithoutTable() {
+        SegmentScope current = scope();
+        return current.sequence(current.sharedKey());
     }
 
     private SegmentGeneratorSettings settings() {

@@ -67,7 +67,7 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
         @Override
         public OpenAllocator open(final String owner, final StartValues starts) {
             CuratorFramework client = ZooKeeperClients.start(store);
-            return new ClientAllocator(new ZooKeeperRangeAllocator(client, store.namespace(), owner, starts), client);
+            return new ClientAllocator(new ZooKeeperRangeAllocator(client, store.namespace(), owner, starts, store.digest()), client);
         }
 
         /** The settings' own toString hides the digest's password. */
