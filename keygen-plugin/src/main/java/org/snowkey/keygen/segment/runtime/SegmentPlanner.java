@@ -99,7 +99,9 @@ public final class SegmentPlanner {
     }
 
     private void rejectUnknownAndMisplaced(final Properties props, final String allocator) {
-        for (String name : new TreeSet<>(props.stringPropertyNames())) {
+        // Every key, not stringPropertyNames(): that one skips entries whose value is not a String, so a misspelt prop
+        // set to a boxed number or flag (ShardingSphere's Java API, Properties.put) would slip through unnoticed.
+        for (String name : new TreeSet<>(props.keySet().stream().map(String::valueOf).toList())) {
             if (SegmentProps.NAMES.contains(name)) {
                 continue;
             }
