@@ -77,7 +77,13 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
         @Override
         public OpenAllocator open(final String owner, final StartValues starts) {
             HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-segment-" + store.table().value(), POOL_SIZE);
-            return new PooledAllocator(new JdbcRangeAllocator(pool, segment, owner, starts), pool);
+            try {
+                return new PooledAllocator(new JdbcRangeAllocator(pool, segment, owner, starts), pool);
+            } catch (final RuntimeException | Error ex) {
+                // Nobody else holds the pool yet: left open, its housekeeping thread would outlive the failed open.
+                pool.close();
+                throw ex;
+            }
         }
 
         @Override

@@ -67,7 +67,13 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
         @Override
         public OpenAllocator open(final String owner, final StartValues starts) {
             CuratorFramework client = ZooKeeperClients.start(store);
-            return new ClientAllocator(new ZooKeeperRangeAllocator(client, store.namespace(), owner, starts), client);
+            try {
+                return new ClientAllocator(new ZooKeeperRangeAllocator(client, store.namespace(), owner, starts), client);
+            } catch (final RuntimeException | Error ex) {
+                // Nobody else holds the client yet: left open, its threads would reconnect for ever after the failed open.
+                client.close();
+                throw ex;
+            }
         }
 
         /** The settings' own toString hides the digest's password. */
