@@ -3,6 +3,8 @@ package org.snowkey.keygen.shardingsphere;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
 import java.util.Optional;
@@ -11,6 +13,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 
 /**
@@ -66,5 +69,32 @@ class SegmentBindingScopeTest {
             keys.add(shared.sequence("db", "t_item").nextId());
         }
         assertEquals(24, keys.size(), "the tables of a shared key never share a key: " + keys);
+    }
+
+    /**
+     * An instance ShardingSphere never handed its context takes the one Cluster registry seen, and fails when there
+     * are several, since it cannot tell which is its own. With {@code segment-allocator} set it needs none of them.
+     */
+    @Test
+    void anInstanceNeverBoundWithItsOwnAllocatorIgnoresTheClusterRegistriesSeen() {
+        ClusterRegistriesSeen.add(Optional.of(new ClusterRegistry("ZooKeeper", "one", "127.0.0.1:2181", new Properties())));
+        ClusterRegistriesSeen.add(Optional.of(new ClusterRegistry("ZooKeeper", "two", "127.0.0.1:2181", new Properties())));
+        try {
+            Properties props = new Properties();
+            props.setProperty("segment-allocator", "test");
+            props.setProperty("test-store", "unbound-" + System.nanoTime());
+            SegmentBinding binding = new SegmentBinding();
+            binding.init(props);
+            assertTrue(binding.sequence("db", "t_order").nextId() >= 1);
+            Properties fromMode = new Properties();
+            fromMode.setProperty("segment-allocator", "test");
+            SegmentBinding ambiguous = new SegmentBinding();
+            ambiguous.init(fromMode);
+            IllegalStateException ex = assertThrows(IllegalStateException.class, () -> ambiguous.sequence("db", "t_order"),
+                    "a store taken from the mode differs by registry: no guess");
+            assertTrue(ex.getMessage().contains("2 Cluster mode registries"), ex.getMessage());
+        } finally {
+            ClusterRegistriesSeen.forget();
+        }
     }
 }
