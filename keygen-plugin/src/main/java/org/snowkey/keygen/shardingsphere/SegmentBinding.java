@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.StreamNames;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSequence;
@@ -31,6 +32,8 @@ public final class SegmentBinding {
     /** The owner of scopes joined by an instance ShardingSphere never handed its context: they live until JVM shutdown. */
     private static final Object UNOWNED = new Object();
 
+    private Properties props = new Properties();
+
     private volatile SegmentGeneratorSettings settings;
 
     private volatile SegmentScope scope;
@@ -44,7 +47,34 @@ public final class SegmentBinding {
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
     public void init(final Properties props) {
-        settings = SegmentPlanner.get().parseInheritingDefaults(props == null ? new Properties() : props);
+        this.props = props == null ? new Properties() : props;
+        settings = SegmentPlanner.get().parseInheritingDefaults(this.props);
+    }
+
+    /**
+     * {@link #init} for ShardingSphere lines whose {@code generateKey()} does not name the table (5.1 to 5.4): there
+     * the key generator needs {@code segment-key}. A sequence per algorithm instance would not do instead: ShardingSphere
+     * rebuilds instances when rules change, and the keys of a table would then no longer increase in one JVM.
+     *
+     * @param line the ShardingSphere line, for the message
+     */
+    public void initWithoutTables(final Properties props, final String line) {
+        init(props);
+        if (settings.sharedKey() == null) {
+            throw new InvalidSettingException(SegmentProps.KEY, null, "required on ShardingSphere " + line + ", whose key generators are not told the table:"
+                    + " name the sequence, e.g. the logic table (" + SegmentProps.KEY + ": t_order); on ShardingSphere 5.5 each logic table has a sequence of its own");
+        }
+    }
+
+    /** The props given to {@link #init}. */
+    public Properties props() {
+        return props;
+    }
+
+    /** The sequence of {@code segment-key}, for lines that do not name the table ({@link #initWithoutTables}). */
+    public SegmentSequence sequenceWithoutTable() {
+        SegmentScope current = scope();
+        return current.sequence(current.sharedKey());
     }
 
     private SegmentGeneratorSettings settings() {
