@@ -47,8 +47,35 @@ public final class SegmentBinding {
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
     public void init(final Properties props) {
+        SegmentGeneratorSettings parsed = parse(props);
+        checkStartKeysCanApply(parsed);
+        settings = parsed;
+    }
+
+    private SegmentGeneratorSettings parse(final Properties props) {
         this.props = props == null ? new Properties() : props;
-        settings = SegmentPlanner.get().parseInheritingDefaults(this.props);
+        return SegmentPlanner.get().parseInheritingDefaults(this.props);
+    }
+
+    /**
+     * In ShardingSphere a sequence key is {@code <database>.<table>}, or the {@code segment-key}: a start value of any
+     * other key would be silently ignored, and a table moved to SnowKey would then get keys from 1, below (and
+     * colliding with) the rows it already has. So such a key fails start-up instead.
+     */
+    private static void checkStartKeysCanApply(final SegmentGeneratorSettings parsed) {
+        Object text = parsed.props().get(SegmentProps.START_VALUES);
+        for (String each : new java.util.TreeSet<>(parsed.starts().perKey().keySet())) {
+            if (parsed.sharedKey() != null && !each.equals(parsed.sharedKey())) {
+                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "cannot apply to key '" + each + "': " + SegmentProps.KEY + " = '"
+                        + parsed.sharedKey() + "' gives every table the one key '" + parsed.sharedKey() + "'; give its start value instead, or use "
+                        + SegmentProps.START_VALUE);
+            }
+            if (parsed.sharedKey() == null && each.indexOf('.') < 0) {
+                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "keys are <database>.<table>, the logic database and table (e.g. "
+                        + "sharding_db.t_order); key '" + each + "' names no database, so it would never apply and the table would start at "
+                        + parsed.starts().defaultStart());
+            }
+        }
     }
 
     /**
@@ -59,11 +86,14 @@ public final class SegmentBinding {
      * @param line the ShardingSphere line, for the message
      */
     public void initWithoutTables(final Properties props, final String line) {
-        init(props);
-        if (settings.sharedKey() == null) {
+        SegmentGeneratorSettings parsed = parse(props);
+        if (parsed.sharedKey() == null) {
             throw new InvalidSettingException(SegmentProps.KEY, null, "required on ShardingSphere " + line + ", whose key generators are not told the table:"
                     + " name the sequence, e.g. the logic table (" + SegmentProps.KEY + ": t_order); on ShardingSphere 5.5 each logic table has a sequence of its own");
         }
+        // After the segment-key check: on these lines the start value that applies is the segment-key's.
+        checkStartKeysCanApply(parsed);
+        settings = parsed;
     }
 
     /** The props given to {@link #init}. */

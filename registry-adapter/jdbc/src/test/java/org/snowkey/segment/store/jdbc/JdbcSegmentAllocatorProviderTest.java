@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
@@ -25,7 +26,7 @@ class JdbcSegmentAllocatorProviderTest {
         props.setProperty("jdbc-url", url);
         props.setProperty("jdbc-table", table);
         JdbcSegmentAllocatorProvider provider = new JdbcSegmentAllocatorProvider();
-        return provider.prepare(provider.parse(new PropertyReader(props)), Optional.<ClusterRegistry>empty());
+        return provider.prepare(provider.parse(new PropertyReader(props), SegmentSettings.defaults()), Optional.<ClusterRegistry>empty());
     }
 
     /** HikariCP starts a housekeeping thread named after the pool ({@code snowkey-segment-<table>:housekeeper}) when the pool is built. */

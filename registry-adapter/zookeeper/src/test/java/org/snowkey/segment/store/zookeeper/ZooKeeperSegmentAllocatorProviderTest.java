@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 
@@ -27,7 +28,7 @@ class ZooKeeperSegmentAllocatorProviderTest {
             props.setProperty("zookeeper-digest", digest);
         }
         ZooKeeperSegmentAllocatorProvider provider = new ZooKeeperSegmentAllocatorProvider();
-        return provider.prepare(provider.parse(new PropertyReader(props)), Optional.<ClusterRegistry>empty());
+        return provider.prepare(provider.parse(new PropertyReader(props), SegmentSettings.defaults()), Optional.<ClusterRegistry>empty());
     }
 
     /** ZooKeeper names its client threads after the thread that built the client: {@code <name>-SendThread(...)}, {@code <name>-EventThread}. */
