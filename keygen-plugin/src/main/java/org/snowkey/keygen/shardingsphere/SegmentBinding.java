@@ -1,5 +1,6 @@
 package org.snowkey.keygen.shardingsphere;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -12,6 +13,7 @@ import org.snowkey.keygen.generator.StreamNames;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings;
+import org.snowkey.keygen.segment.runtime.SegmentPlan;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
@@ -137,14 +139,32 @@ public final class SegmentBinding {
             synchronized (this) {
                 current = scope;
                 if (current == null) {
-                    current = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(),
-                            ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentProps.ALLOCATOR)), UNOWNED);
+                    current = SegmentRuntime.get().join(planWithoutContext(), UNOWNED);
                     logActive(current);
                     scope = current;
                 }
             }
         }
         return current;
+    }
+
+    /**
+     * The plan of an instance never told its mode: with the one Cluster registry this JVM has seen. With several,
+     * which one is its own is ambiguous, which matters only where the mode would change the plan: an allocator named
+     * with every value it needs (any {@code jdbc}; {@code zookeeper} with servers and namespace) plans the same with
+     * each, and is not failed for registries it never uses. A plan that differs among them (a namespace taken from the
+     * mode) fails, as a guess could put two instances' keys in two counters.
+     */
+    private SegmentPlan planWithoutContext() {
+        SegmentGeneratorSettings current = settings();
+        List<ClusterRegistry> seen = ClusterRegistriesSeen.all();
+        if (current.allocator() != null && seen.size() > 1) {
+            List<SegmentPlan> plans = seen.stream().map(each -> SegmentPlanner.get().plan(current, Optional.of(each))).toList();
+            if (plans.stream().map(SegmentPlan::scopeKey).distinct().count() == 1) {
+                return plans.get(0);
+            }
+        }
+        return SegmentPlanner.get().plan(current, ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentProps.ALLOCATOR));
     }
 
     /** The sequence of an INSERT into that table, or the shared one. */

@@ -73,13 +73,20 @@ public final class SegmentScope {
         SegmentSequence sequence = sequences.get(key);
         if (sequence == null) {
             if (closed) {
-                throw new RangeUnavailableException("SnowKey segment scope " + allocator.describe() + " is closed (its ShardingSphere context was closed)");
+                throw closedException();
             }
             boolean[] created = new boolean[1];
             sequence = sequences.computeIfAbsent(key, each -> {
                 created[0] = true;
                 return new SegmentSequence(each, allocator, plan.sequence(), clock, fetchExecutor);
             });
+            // close() may have set the flag after the check above and walked the map before this sequence was in it: it
+            // would never be closed, and its fetches would retry for ever against the closed pool or client. Put first,
+            // then read the flag (close() writes it, then walks): one of the two sees the other.
+            if (closed) {
+                sequence.close();
+                throw closedException();
+            }
             if (created[0]) {
                 // Outside the map's lock, once the sequence is in place.
                 listener.created(this, sequence);
@@ -96,6 +103,10 @@ public final class SegmentScope {
     /** Whether the scope's last owner has left: its sequences issue nothing more from the allocator. */
     public boolean isClosed() {
         return closed;
+    }
+
+    private RangeUnavailableException closedException() {
+        return new RangeUnavailableException("SnowKey segment scope " + allocator.describe() + " is closed (its ShardingSphere context was closed)");
     }
 
     public List<SegmentStatus> statuses() {
