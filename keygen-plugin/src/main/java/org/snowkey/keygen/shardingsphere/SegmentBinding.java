@@ -60,9 +60,14 @@ public final class SegmentBinding {
     /**
      * In ShardingSphere a sequence key is {@code <database>.<table>}, or the {@code segment-key}: a start value of any
      * other key would be silently ignored, and a table moved to SnowKey would then get keys from 1, below (and
-     * colliding with) the rows it already has. So such a key fails start-up instead.
+     * colliding with) the rows it already has. So such a key fails start-up instead. Only when the key generator's own
+     * props set the start values: inherited ones (the Spring integration's {@code snowkey.segment.start-values}) also
+     * serve the application's named sequences, whose keys are no tables, and must not stop YAML key generators.
      */
-    private static void checkStartKeysCanApply(final SegmentGeneratorSettings parsed) {
+    private void checkStartKeysCanApply(final SegmentGeneratorSettings parsed) {
+        if (!props.containsKey(SegmentProps.START_VALUES)) {
+            return;
+        }
         Object text = parsed.props().get(SegmentProps.START_VALUES);
         for (String each : new java.util.TreeSet<>(parsed.starts().perKey().keySet())) {
             if (parsed.sharedKey() != null && !each.equals(parsed.sharedKey())) {

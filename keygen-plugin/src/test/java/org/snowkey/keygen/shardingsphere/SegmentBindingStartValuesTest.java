@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.keygen.config.InvalidSettingException;
 
 /**
@@ -56,5 +57,22 @@ class SegmentBindingStartValuesTest {
     void startValuesThatCanApplyAreAccepted() {
         new SegmentBinding().init(props("segment-start-values", "Sharding_DB.T_Order=1001, sharding_db.t_item=51"));
         new SegmentBinding().init(props("segment-key", "Orders", "segment-start-values", "orders=1001"));
+    }
+
+    /**
+     * Start values inherited from the Spring integration ({@code snowkey.segment.start-values}) also serve the
+     * application's own named sequences, whose keys are no tables: a YAML key generator inheriting them must start.
+     */
+    @Test
+    void inheritedStartValuesOfOtherKeysDoNotStopAKeyGenerator() {
+        try {
+            SegmentPlanner.get().setDefaults(props("segment-start-values", "invoice=100"));
+            new SegmentBinding().init(props());
+            new SegmentBinding().init(props("segment-key", "orders"));
+            assertThrows(InvalidSettingException.class, () -> new SegmentBinding().init(props("segment-start-values", "t_order=5")),
+                    "its own start values are still checked");
+        } finally {
+            SegmentPlanner.get().setDefaults(new Properties());
+        }
     }
 }
