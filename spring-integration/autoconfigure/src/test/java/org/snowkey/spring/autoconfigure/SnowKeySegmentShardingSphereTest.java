@@ -31,7 +31,9 @@ class SnowKeySegmentShardingSphereTest {
             .withPropertyValues("spring.datasource.driver-class-name=org.apache.shardingsphere.driver.ShardingSphereDriver",
                     "spring.datasource.url=jdbc:shardingsphere:classpath:snowkey-segment.yaml", "management.endpoints.web.exposure.include=snowkey",
                     "snowkey.segment.allocator=jdbc", "snowkey.segment.jdbc.url=jdbc:h2:mem:spring_segment_ranges;DB_CLOSE_DELAY=-1",
-                    "snowkey.segment.step-min=50", "snowkey.segment.step-max=50");
+                    "snowkey.segment.step-min=50", "snowkey.segment.step-max=50",
+                    // A start value of an application-only sequence: the YAML key generator inherits it and must still start.
+                    "snowkey.segment.start-values=invoice=5001");
 
     @Test
     void yamlSegmentKeyGeneratorTakesSpringSettingsAndSharesTheBeansSequences() {
@@ -49,6 +51,7 @@ class SnowKeySegmentShardingSphereTest {
             // One scope: the bean's sequence of the table is the one the INSERTs used.
             assertThat(segments.sequence("spring_segment.t_order").nextId()).isEqualTo(3);
             assertThat(insert(dataSource, "c")).isEqualTo(4);
+            assertThat(segments.sequence("invoice").nextId()).isEqualTo(5001);
 
             assertThat(SnowKeySegmentsTest.sequenceView(context.getBean(SnowKeyEndpoint.class).snowkey(), "spring_segment.t_order").step()).isEqualTo(50);
             MeterRegistry registry = context.getBean(MeterRegistry.class);
