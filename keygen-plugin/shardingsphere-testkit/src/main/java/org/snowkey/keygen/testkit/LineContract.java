@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URL;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -184,6 +185,19 @@ public abstract class LineContract {
                 .table(LineFixture.ORDER, "stock");
         assertTrue(insertReturningKey(open(fixture)) > 0);
         assertEquals(1, fixture.keys(LineFixture.ORDER).size());
+    }
+
+    @Test
+    void everyCopyOfAnInterfaceSnowKeyStandsInForDeclaresTheSame() throws Exception {
+        // On a line that has its own copy, the class path decides which one loads: both must declare the same.
+        for (String each : StandInInterfaces.NAMES) {
+            List<URL> copies = StandInInterfaces.copies(each, getClass().getClassLoader());
+            assertTrue(copies.stream().anyMatch(StandInInterfaces::isSnowKeys), "SnowKey's stand-in is on the class path: " + copies);
+            if (copies.size() > 1) {
+                Map<String, String> declarations = StandInInterfaces.declarations(each, copies, getClass().getClassLoader());
+                assertEquals(1, new HashSet<>(declarations.values()).size(), each + " differs between copies: " + declarations);
+            }
+        }
     }
 
     @Test
