@@ -10,7 +10,7 @@ package org.snowkey.keygen.generator;
  * <p>Folding two tables into one stream only shares a counter (ids stay unique), while two streams for one table
  * repeat ids: where in doubt this folds more, never less.
  */
-final class StreamNames {
+public final class StreamNames {
 
     private StreamNames() {
     }
@@ -18,7 +18,7 @@ final class StreamNames {
     /**
      * @throws IllegalArgumentException for a null or blank name, or one of quotes only
      */
-    static String normalise(final String name) {
+    public static String normalise(final String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a SnowKey stream needs a name, got " + (name == null ? "null" : "'" + name + "'"));
         }

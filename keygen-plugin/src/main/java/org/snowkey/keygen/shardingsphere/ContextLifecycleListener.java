@@ -10,10 +10,9 @@ import org.apache.shardingsphere.mode.manager.ContextManager;
 import org.apache.shardingsphere.mode.manager.listener.ContextManagerLifecycleListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /**
- * Releases the worker leases of a ShardingSphere context when it is destroyed (ShardingSphereDataSource.close()).
+ * Releases the worker leases and segment allocators of a ShardingSphere context when it is destroyed (ShardingSphereDataSource.close()).
  * ShardingSphere never closes key generate algorithms, so this callback and the JVM shutdown hook are where
  * leases end. A lease shared with another live context stays until that one goes too.
  *
@@ -37,7 +36,7 @@ public final class ContextLifecycleListener implements ContextManagerLifecycleLi
 
     @Override
     public void onDestroyed(final ContextManager contextManager) {
-        SnowKeyRuntime.get().release(contextManager.getComputeNodeInstanceContext());
+        InstanceContexts.release(contextManager.getComputeNodeInstanceContext());
     }
 
     /** Called by ShardingSphere 5.1 to 5.3 only: this listener is inert there. */

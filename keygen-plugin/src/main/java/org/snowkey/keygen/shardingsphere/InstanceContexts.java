@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 
 /**
  * How ShardingSphere's instance context reaches every SnowKey 5.5 key generator ({@link InstanceContextBound}), on
@@ -112,8 +113,14 @@ public final class InstanceContexts {
             released = open.contexts;
         }
         for (Object each : released) {
-            SnowKeyRuntime.get().release(each);
+            release(each);
         }
+    }
+
+    /** The instance context is destroyed: ends the worker leases and segment allocators it was the last owner of. */
+    public static void release(final Object instanceContext) {
+        SnowKeyRuntime.get().release(instanceContext);
+        SegmentRuntime.get().release(instanceContext);
     }
 
     /** The SnowKey algorithms among the rules' key generators (the sharding rule's {@code getKeyGenerators()}), each once. */

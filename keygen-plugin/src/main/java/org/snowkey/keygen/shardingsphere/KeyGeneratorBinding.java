@@ -1,10 +1,8 @@
 package org.snowkey.keygen.shardingsphere;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
@@ -30,13 +28,6 @@ import org.snowkey.keygen.runtime.SnowKeyRuntime;
 public final class KeyGeneratorBinding {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeyGeneratorBinding.class);
-
-    /**
-     * The Cluster mode registries ShardingSphere has handed to any binding of this JVM. ShardingSphere 5.1.2 tells
-     * only some of its key generator instances the mode (tested: in Cluster mode the instance that issues keys is
-     * never told), so an instance that was not told takes the registry its siblings were given.
-     */
-    private static final Set<ClusterRegistry> CLUSTER_REGISTRIES_SEEN = ConcurrentHashMap.newKeySet();
 
     private Properties props = new Properties();
 
@@ -100,7 +91,7 @@ public final class KeyGeneratorBinding {
      * @param cluster the Cluster mode repository of ShardingSphere's mode configuration, when there is one
      */
     public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
-        cluster.ifPresent(CLUSTER_REGISTRIES_SEEN::add);
+        ClusterRegistriesSeen.add(cluster);
         IdGenerator bound;
         try {
             bound = SnowKeyRuntime.get().generator(ScopePlanner.get().planInKnownMode(settings(), cluster), owner);
@@ -175,21 +166,16 @@ public final class KeyGeneratorBinding {
      */
     private ScopePlan planWithoutContext() {
         ScopePlan plan = ScopePlanner.get().plan(settings(), Optional.empty());
-        if (!plan.unguardedStaticWorkerId() || CLUSTER_REGISTRIES_SEEN.isEmpty()) {
+        if (!plan.unguardedStaticWorkerId()) {
             return plan;
         }
-        List<ClusterRegistry> seen = List.copyOf(CLUSTER_REGISTRIES_SEEN);
-        if (seen.size() > 1) {
-            throw new IllegalStateException("SnowKey: ShardingSphere did not pass its mode to this IMPROVED_SNOWFLAKE instance, and this JVM runs "
-                    + seen.size() + " Cluster mode registries, so SnowKey cannot tell which one leases its worker id. Set "
-                    + PropertyNames.LEASE_REGISTRY + " (and its props) in this key generator's props");
-        }
-        return ScopePlanner.get().plan(settings(), Optional.of(seen.get(0)));
+        Optional<ClusterRegistry> seen = ClusterRegistriesSeen.theOne(ImprovedSnowflakeKeyGenerateAlgorithm.TYPE, PropertyNames.LEASE_REGISTRY);
+        return seen.isEmpty() ? plan : ScopePlanner.get().plan(settings(), seen);
     }
 
     /** Forgets the Cluster mode registries seen so far: for tests that start and stop Cluster-mode contexts in one JVM. */
     public static void forgetSeenClusterRegistries() {
-        CLUSTER_REGISTRIES_SEEN.clear();
+        ClusterRegistriesSeen.forget();
     }
 
     /** The generator this binding issues from, binding it (without a cluster registry) if ShardingSphere never did. */

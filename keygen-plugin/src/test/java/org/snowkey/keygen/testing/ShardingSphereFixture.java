@@ -26,6 +26,11 @@ public final class ShardingSphereFixture {
     private final Path yaml;
 
     public ShardingSphereFixture(final Path directory, final Map<String, String> keyGeneratorProps) throws IOException, SQLException {
+        this(directory, "IMPROVED_SNOWFLAKE", keyGeneratorProps);
+    }
+
+    /** With a key generator of another type ({@code SNOWKEY_SEGMENT}). */
+    public ShardingSphereFixture(final Path directory, final String keyGeneratorType, final Map<String, String> keyGeneratorProps) throws IOException, SQLException {
         for (int ds = 0; ds < 2; ds++) {
             try (Connection connection = DriverManager.getConnection(h2Url(ds), "sa", "");
                  Statement statement = connection.createStatement()) {
@@ -60,7 +65,7 @@ public final class ShardingSphereFixture {
                 + "        algorithm-expression: t_order_item_${item_id % 2}\n"
                 + "  keyGenerators:\n"
                 + "    snowkey:\n"
-                + "      type: IMPROVED_SNOWFLAKE\n"
+                + "      type: " + keyGeneratorType + "\n"
                 + (props.length() == 0 ? "" : "      props:\n" + props)
                 + "props:\n"
                 + "  sql-show: false\n";

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
 
 /**
@@ -67,6 +68,11 @@ public abstract class LineContract {
         return "";
     }
 
+    /** Whether this line's key generators are told the table (5.5 on); before, SNOWKEY_SEGMENT needs {@code segment-key}. */
+    protected boolean keyGeneratorKnowsTheTable() {
+        return false;
+    }
+
     /** Opens the YAML file with this line's ShardingSphere-JDBC. */
     protected abstract DataSource createDataSource(Path yaml) throws Exception;
 
@@ -84,6 +90,7 @@ public abstract class LineContract {
             each.close();
         }
         SnowKeyRuntime.get().closeAll();
+        SegmentRuntime.get().closeAll();
         KeyGeneratorBinding.forgetSeenClusterRegistries();
     }
 
@@ -208,6 +215,52 @@ public abstract class LineContract {
         Throwable failure = assertThrows(Throwable.class, () -> open(fixture));
         String messages = messages(failure);
         assertTrue(messages.contains("worker-id-bits") && messages.contains("99"), messages);
+    }
+
+    /** SNOWKEY_SEGMENT props over an in-memory H2 range table of this test (one JVM; enough to test the line's glue). */
+    protected final Map<String, String> segmentProps(final String... more) {
+        Map<String, String> props = new java.util.LinkedHashMap<>();
+        props.put("segment-allocator", "jdbc");
+        props.put("jdbc-url", "jdbc:h2:mem:ranges_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12) + ";DB_CLOSE_DELAY=-1");
+        props.put("jdbc-username", "sa");
+        props.put("segment-step-min", "16");
+        props.put("segment-step-max", "16");
+        for (int i = 0; i + 1 < more.length; i += 2) {
+            props.put(more[i], more[i + 1]);
+        }
+        return props;
+    }
+
+    @Test
+    void segmentKeysAreDenseAndIncreasingFromSingleAndMultiRowInserts() throws Exception {
+        LineFixture fixture = new LineFixture(databaseNameKey())
+                .keyGenerator("dense", "SNOWKEY_SEGMENT", segmentProps("segment-key", "orders", "segment-start-value", "1000"))
+                .table(LineFixture.ORDER, "dense");
+        DataSource dataSource = open(fixture);
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            assertEquals(1, statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (7, 'single')"));
+            assertEquals(4, statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')"));
+            for (int i = 0; i < 20; i++) {
+                statement.executeUpdate("INSERT INTO t_order (user_id, note) VALUES (" + i + ", 'more')");
+            }
+        }
+        List<Long> keys = new ArrayList<>(fixture.keys(LineFixture.ORDER));
+        keys.sort(null);
+        List<Long> expected = new ArrayList<>();
+        for (long each = 1000; each < 1025; each++) {
+            expected.add(each);
+        }
+        assertEquals(expected, keys, "SnowKey's dense keys from the start value, across two ranges of 16, none skipped in one process");
+    }
+
+    @Test
+    void segmentWithoutTheTableNeedsASegmentKeyAndSaysSo() throws Exception {
+        Assumptions.assumeFalse(keyGeneratorKnowsTheTable(), "this line names the table: each logic table has a sequence of its own");
+        LineFixture fixture = new LineFixture(databaseNameKey())
+                .keyGenerator("dense", "SNOWKEY_SEGMENT", segmentProps())
+                .table(LineFixture.ORDER, "dense");
+        String messages = messages(assertThrows(Throwable.class, () -> open(fixture)));
+        assertTrue(messages.contains("'segment-key'") && messages.contains("required on ShardingSphere"), messages);
     }
 
     private static String messages(final Throwable failure) {

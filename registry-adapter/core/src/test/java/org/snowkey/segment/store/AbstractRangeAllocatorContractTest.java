@@ -1,5 +1,6 @@
 package org.snowkey.segment.store;
 
+import org.snowkey.keygen.segment.StartValues;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

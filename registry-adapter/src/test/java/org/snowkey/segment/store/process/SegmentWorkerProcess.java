@@ -28,7 +28,7 @@ import org.snowkey.keygen.segment.SegmentBatch;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.lease.store.jdbc.JdbcTableName;
-import org.snowkey.segment.store.StartValues;
+import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.segment.store.jdbc.JdbcRangeAllocator;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeAllocator;

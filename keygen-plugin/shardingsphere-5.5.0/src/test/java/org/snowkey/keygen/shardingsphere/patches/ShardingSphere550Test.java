@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 
 import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.testkit.LineContract;
 import org.snowkey.keygen.testkit.LineFixture;
 
@@ -36,15 +37,22 @@ class ShardingSphere550Test extends LineContract {
                 + " this build uses; Cluster mode is tested on 5.5.2";
     }
 
+    @Override
+    protected boolean keyGeneratorKnowsTheTable() {
+        return true;
+    }
+
     @Test
-    void closingTheDataSourceReleasesTheLeaseTakenAtStartUp() throws Exception {
+    void closingTheDataSourceReleasesWhatBothKeyGeneratorsTookAtStartUp() throws Exception {
         // 5.5.0 tells listeners only the logical database name at close; SnowKey maps it back to the context it bound.
         LineFixture fixture = new LineFixture(databaseNameKey()).keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props("closed"))
-                .table(LineFixture.ORDER, "snowkey");
+                .keyGenerator("dense", "SNOWKEY_SEGMENT", segmentProps()).table(LineFixture.ORDER, "snowkey").table(LineFixture.ITEM, "dense");
         DataSource dataSource = createDataSource(fixture.write(directory));
         assertEquals(1, leases.heldWorkerIds("closed").size(), "the lease is taken at start-up");
+        assertEquals(1, SegmentRuntime.get().scopes().size(), "the segment allocator is joined at start-up");
         ((AutoCloseable) dataSource).close();
         assertEquals(List.of(), leases.heldWorkerIds("closed"), "ShardingSphereDataSource.close() released the lease");
+        assertEquals(List.of(), SegmentRuntime.get().scopes(), "and closed the segment allocator");
     }
 
     @Override

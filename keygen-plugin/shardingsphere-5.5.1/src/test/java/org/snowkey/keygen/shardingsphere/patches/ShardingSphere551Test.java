@@ -27,6 +27,11 @@ class ShardingSphere551Test extends LineContract {
     }
 
     @Override
+    protected boolean keyGeneratorKnowsTheTable() {
+        return true;
+    }
+
+    @Override
     protected DataSource createDataSource(final Path yaml) throws Exception {
         return YamlShardingSphereDataSourceFactory.createDataSource(yaml.toFile());
     }

@@ -39,9 +39,22 @@ public final class JdbcLeaseProps {
      * @throws InvalidSettingException naming the prop and the value
      */
     public static JdbcStoreSettings parse(final PropertyReader reader, final LeaseSettings lease) {
+        long timeout = Math.min(JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS, lease.durationMillis() / LEASE_FRACTION_FOR_TIMEOUT);
+        return parse(reader, "lease-registry = jdbc", JdbcTableName.DEFAULT, timeout);
+    }
+
+    /**
+     * The JDBC props of a lease or of a segment allocator.
+     *
+     * @param requiredWith what makes {@code jdbc-url} required, for the message ("lease-registry = jdbc")
+     * @param defaultTable the table when {@code jdbc-table} is not set
+     * @param timeoutMillis how long one connection attempt or statement may take
+     * @throws InvalidSettingException naming the prop and the value
+     */
+    public static JdbcStoreSettings parse(final PropertyReader reader, final String requiredWith, final String defaultTable, final long timeoutMillis) {
         String url = reader.text(URL);
         if (url == null) {
-            throw new InvalidSettingException(URL, "(not set)", "required with lease-registry = jdbc; a JDBC URL such as jdbc:postgresql://db:5432/app "
+            throw new InvalidSettingException(URL, "(not set)", "required with " + requiredWith + "; a JDBC URL such as jdbc:postgresql://db:5432/app "
                     + "or jdbc:mysql://db:3306/app (credentials go into " + USERNAME + " and " + PASSWORD + ")");
         }
         if (!url.startsWith("jdbc:") || url.length() <= "jdbc:".length()) {
@@ -49,14 +62,13 @@ public final class JdbcLeaseProps {
         }
         JdbcTableName table;
         try {
-            table = new JdbcTableName(reader.text(TABLE, JdbcTableName.DEFAULT));
+            table = new JdbcTableName(reader.text(TABLE, defaultTable));
         } catch (final IllegalArgumentException ex) {
             throw new InvalidSettingException(TABLE, reader.text(TABLE), "expected " + JdbcTableName.RULE);
         }
         boolean createTable = reader.booleanValue(CREATE_TABLE, true);
         // The password is taken as written (spaces may be part of it); an empty one means none.
         Object password = reader.props().get(PASSWORD);
-        long timeout = Math.min(JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS, lease.durationMillis() / LEASE_FRACTION_FOR_TIMEOUT);
-        return new JdbcStoreSettings(url, reader.text(USERNAME), password == null ? null : String.valueOf(password), table, createTable, timeout);
+        return new JdbcStoreSettings(url, reader.text(USERNAME), password == null ? null : String.valueOf(password), table, createTable, timeoutMillis);
     }
 }

@@ -21,7 +21,6 @@ import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.StoredLease;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 /**
@@ -79,37 +78,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.timeoutSeconds = (int) Math.min(Integer.MAX_VALUE, DriverTimeouts.wholeSeconds(settings.timeoutMillis()));
         // Above the statement timeout: a slow statement is ended by the database first, a silent network by this.
         this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, 2L * settings.timeoutMillis());
-        this.dataSource = openPool(settings, redactor);
-    }
-
-    /**
-     * The driver is resolved when the pool is built (no connection yet); a missing driver fails here, cleaned. The
-     * pool gets a data source that keeps the URL and the credentials to itself (see {@link RedactingDriverDataSource}).
-     */
-    private static HikariDataSource openPool(final JdbcStoreSettings settings, final Redactor redactor) {
-        try {
-            return new HikariDataSource(poolConfig(settings, new RedactingDriverDataSource(settings, redactor)));
-        } catch (final SQLException | RuntimeException ex) {
-            throw new LeaseStoreUnavailableException("SnowKey cannot open a connection pool for " + settings.safeUrl() + " (is its JDBC driver on the classpath?): "
-                    + redactor.messages(ex), redactor.clean(ex));
-        }
-    }
-
-    private static HikariConfig poolConfig(final JdbcStoreSettings settings, final RedactingDriverDataSource connections) {
-        HikariConfig config = new HikariConfig();
-        config.setDataSource(connections);
-        // Named after the table, never the URL: HikariCP prints the pool name in every log line.
-        config.setPoolName("snowkey-lease-" + settings.table().value());
-        // One connection renews while another acquires or lists; the lease table needs no more.
-        config.setMaximumPoolSize(2);
-        // No idle connection is kept warm, so an unreachable database produces no background retries or log noise.
-        config.setMinimumIdle(0);
-        config.setConnectionTimeout(settings.timeoutMillis());
-        config.setValidationTimeout(Math.max(JdbcStoreSettings.MIN_TIMEOUT_MILLIS, settings.timeoutMillis() / 2));
-        // Do not connect in the constructor: start-up retries belong to the lease protocol's acquire timeout.
-        config.setInitializationFailTimeout(-1L);
-        config.setAutoCommit(true);
-        return config;
+        this.dataSource = JdbcPools.open(settings, redactor, "snowkey-lease-" + settings.table().value(), 2);
     }
 
     @Override

@@ -36,7 +36,7 @@ public record JdbcStoreSettings(String url, String username, String password, Jd
     }
 
     /** Every string that must never reach a message: the password, the URL as written and the credentials inside it. */
-    Redactor redactor() {
+    public Redactor redactor() {
         return Redactor.of(url, password);
     }
 

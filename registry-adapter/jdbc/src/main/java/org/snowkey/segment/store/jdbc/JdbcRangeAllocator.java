@@ -16,7 +16,7 @@ import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.lease.store.jdbc.JdbcTables;
 import org.snowkey.segment.store.SegmentKeys;
-import org.snowkey.segment.store.StartValues;
+import org.snowkey.keygen.segment.StartValues;
 
 /**
  * Ranges from a counter row per key, with a log row per range (DDL in {@code schema.sql}).

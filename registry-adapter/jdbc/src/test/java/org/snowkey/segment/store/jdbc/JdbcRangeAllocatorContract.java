@@ -6,7 +6,7 @@ import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.segment.store.AbstractRangeAllocatorContractTest;
 import org.snowkey.segment.store.RangeLog;
-import org.snowkey.segment.store.StartValues;
+import org.snowkey.keygen.segment.StartValues;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.lease.store.jdbc.TestDatabase;
-import org.snowkey.segment.store.StartValues;
+import org.snowkey.keygen.segment.StartValues;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

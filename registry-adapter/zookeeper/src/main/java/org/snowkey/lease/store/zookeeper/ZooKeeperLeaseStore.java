@@ -10,12 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.ACLProvider;
-import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.client.ZKClientConfig;
-import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,20 +53,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     public ZooKeeperLeaseStore(final ZooKeeperStoreSettings settings) {
         this.settings = settings;
         this.root = "/" + settings.namespace() + "/snowkey";
-        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-                .connectString(settings.serverLists())
-                .connectionTimeoutMs(settings.connectionTimeoutMillis())
-                // Sessions do not matter to leases (persistent nodes); a long one spares reconnect work in an outage.
-                .sessionTimeoutMs(60_000)
-                // No retries inside Curator: the lease protocol retries with its own deadlines, and a hidden retry would
-                // double how long one call can block while the registry is down.
-                .retryPolicy(new RetryNTimes(0, 0))
-                .zkClientConfig(clientConfig(settings));
-        if (settings.digest() != null) {
-            builder.authorization("digest", settings.digest().getBytes(StandardCharsets.UTF_8)).aclProvider(new DigestAclProvider(settings.digest()));
-        }
-        client = builder.build();
-        client.start();
+        client = ZooKeeperClients.start(settings);
         acls = settings.digest() == null ? null : new LeaseNodeAcls(client, settings.digest());
     }
 
@@ -91,17 +73,6 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
             throw translate("check the ACLs of " + workers(pool), ex);
         }
         verifiedPools.add(pool);
-    }
-
-    /**
-     * A server that freezes with its connection open would otherwise hold a call (and the lease lock around it) until
-     * the session times out: every request is bounded by the connection timeout instead. A timed-out write may still
-     * have been applied; the lease protocol treats every failed write as possibly applied.
-     */
-    private static ZKClientConfig clientConfig(final ZooKeeperStoreSettings settings) {
-        ZKClientConfig config = new ZKClientConfig();
-        config.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Integer.toString(settings.connectionTimeoutMillis()));
-        return config;
     }
 
     @Override
@@ -285,25 +256,5 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public void close() {
         client.close();
-    }
-
-    /** World may read, only the digest user may change or delete; applied to every node this client creates. */
-    private static final class DigestAclProvider implements ACLProvider {
-
-        private final List<ACL> acl;
-
-        DigestAclProvider(final String digest) {
-            acl = LeaseNodeAcls.aclOf(digest);
-        }
-
-        @Override
-        public List<ACL> getDefaultAcl() {
-            return acl;
-        }
-
-        @Override
-        public List<ACL> getAclForPath(final String path) {
-            return acl;
-        }
     }
 }

@@ -12,7 +12,7 @@ import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.SegmentKeys;
-import org.snowkey.segment.store.StartValues;
+import org.snowkey.keygen.segment.StartValues;
 
 /**
  * Ranges from a counter node per key (layout in {@link ZooKeeperSegmentPaths}).

@@ -24,7 +24,7 @@ import org.snowkey.segment.store.AbstractRangeAllocatorContractTest;
 import org.snowkey.segment.store.RangeLog;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeReconciliation;
-import org.snowkey.segment.store.StartValues;
+import org.snowkey.keygen.segment.StartValues;
 
 /** The allocator contract on a real ZooKeeper server (Curator's TestingServer); a fresh namespace per test. */
 class ZooKeeperRangeAllocatorTest extends AbstractRangeAllocatorContractTest {

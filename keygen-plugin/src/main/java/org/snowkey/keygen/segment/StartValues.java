@@ -1,8 +1,7 @@
-package org.snowkey.segment.store;
+package org.snowkey.keygen.segment;
 
 import java.util.Map;
 
-import org.snowkey.keygen.segment.NumberRange;
 
 /**
  * The first number of each key, for tables that move to SnowKey with rows already in them. A start value only

@@ -1,0 +1,167 @@
+package org.snowkey.keygen.segment.runtime;
+
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.lease.KnownLeaseBackend;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+
+/**
+ * Turns {@code SNOWKEY_SEGMENT} props into settings ({@link #parse}, once, at start-up) and settings into a
+ * {@link SegmentPlan} once ShardingSphere has said its mode ({@link #plan}); no I/O in either step
+ * (docs/design.md, "Segment mode").
+ */
+public final class SegmentPlanner {
+
+    /**
+     * The planner of the JVM; static for the reason {@code ScopePlanner}'s is: ShardingSphere builds algorithms with a
+     * no-argument constructor, so the backends on the class path and the Spring defaults reach them from here.
+     */
+    private static final SegmentPlanner INSTANCE = new SegmentPlanner(loadProviders());
+
+    private final Map<String, SegmentAllocatorProvider> providers;
+
+    private volatile Properties defaults = new Properties();
+
+    public SegmentPlanner(final Map<String, SegmentAllocatorProvider> providers) {
+        this.providers = Collections.unmodifiableSortedMap(new TreeMap<>(providers));
+    }
+
+    private static Map<String, SegmentAllocatorProvider> loadProviders() {
+        Map<String, SegmentAllocatorProvider> found = new TreeMap<>();
+        for (SegmentAllocatorProvider each : ServiceLoader.load(SegmentAllocatorProvider.class, SegmentPlanner.class.getClassLoader())) {
+            found.put(each.name().toLowerCase(Locale.ROOT), each);
+        }
+        return found;
+    }
+
+    public static SegmentPlanner get() {
+        return INSTANCE;
+    }
+
+    /** The allocator backends on the class path, by name. */
+    public Set<String> allocators() {
+        return providers.keySet();
+    }
+
+    /** Props every {@code SNOWKEY_SEGMENT} of this JVM inherits where its own are silent (the Spring integration sets them). */
+    public void setDefaults(final Properties props) {
+        Properties copy = new Properties();
+        if (props != null) {
+            copy.putAll(props);
+        }
+        defaults = copy;
+    }
+
+    /** {@link #parse} over the JVM's defaults ({@link #setDefaults}). */
+    public SegmentGeneratorSettings parseInheritingDefaults(final Properties props) {
+        Properties merged = new Properties();
+        merged.putAll(defaults);
+        if (props != null) {
+            merged.putAll(props);
+        }
+        return parse(merged);
+    }
+
+    /**
+     * Parses and validates the props: the segment props, and the props of the allocator named. Rejects unknown props,
+     * props of a backend that is not on the class path (naming its artifact) and a backend's props that cannot apply.
+     *
+     * @throws InvalidSettingException naming the prop and the value
+     */
+    public SegmentGeneratorSettings parse(final Properties props) {
+        Properties copy = new Properties();
+        if (props != null) {
+            copy.putAll(props);
+        }
+        PropertyReader reader = new PropertyReader(copy);
+        String allocatorText = reader.text(SegmentProps.ALLOCATOR);
+        String allocator = allocatorText == null ? null : allocatorText.toLowerCase(Locale.ROOT);
+        if (allocator != null) {
+            provider(allocator);
+        }
+        rejectUnknownAndMisplaced(copy, allocator);
+        Map<String, SegmentBackendSettings> backends = new TreeMap<>();
+        if (allocator != null) {
+            backends.put(allocator, providers.get(allocator).parse(reader));
+        }
+        return new SegmentGeneratorSettings(allocator, SegmentProps.sharedKey(reader), SegmentProps.sequenceSettings(reader), SegmentProps.startValues(reader),
+                backends, copy);
+    }
+
+    private void rejectUnknownAndMisplaced(final Properties props, final String allocator) {
+        for (String name : new TreeSet<>(props.stringPropertyNames())) {
+            if (SegmentProps.NAMES.contains(name)) {
+                continue;
+            }
+            Optional<KnownLeaseBackend> shipped = KnownLeaseBackend.byProp(name);
+            if (shipped.isPresent() && !providers.containsKey(shipped.get().registry())) {
+                throw new InvalidSettingException(name, props.get(name), shipped.get().notOnClassPath());
+            }
+            Optional<String> owner = providers.entrySet().stream().filter(each -> each.getValue().propertyNames().contains(name)).map(Map.Entry::getKey).findFirst();
+            if (owner.isEmpty()) {
+                throw InvalidSettingException.unknown(name, props.get(name), "unknown property of SNOWKEY_SEGMENT; known properties are " + knownProps());
+            }
+            if (allocator == null) {
+                throw new InvalidSettingException(name, props.get(name), "cannot apply: it configures the " + owner.get() + " allocator and "
+                        + SegmentProps.ALLOCATOR + " is not set; set " + SegmentProps.ALLOCATOR + " = " + owner.get() + ", or remove " + name);
+            }
+            if (!owner.get().equals(allocator)) {
+                throw new InvalidSettingException(name, props.get(name), "cannot apply: it configures the " + owner.get() + " allocator, and "
+                        + SegmentProps.ALLOCATOR + " = '" + allocator + "'; remove " + name);
+            }
+        }
+    }
+
+    private Set<String> knownProps() {
+        TreeSet<String> known = new TreeSet<>(SegmentProps.NAMES);
+        providers.values().forEach(each -> known.addAll(each.propertyNames()));
+        return known;
+    }
+
+    /**
+     * The plan in the mode ShardingSphere runs in: the allocator named, or in Cluster mode the mode's registry when it
+     * has a backend here. Standalone without {@code segment-allocator} fails: nothing is shared between instances, and
+     * SnowKey never issues keys from a range nobody else can see.
+     *
+     * @param cluster ShardingSphere's Cluster mode repository, when there is one
+     * @throws InvalidSettingException when no allocator is named or implied, or the backend lacks a required value
+     */
+    public SegmentPlan plan(final SegmentGeneratorSettings settings, final Optional<ClusterRegistry> cluster) {
+        String allocator = settings.allocator();
+        SegmentBackendSettings backend;
+        if (allocator != null) {
+            backend = settings.backends().get(allocator);
+        } else if (cluster.isPresent() && providers.containsKey(cluster.get().type().toLowerCase(Locale.ROOT))) {
+            allocator = cluster.get().type().toLowerCase(Locale.ROOT);
+            backend = providers.get(allocator).parse(new PropertyReader(new Properties()));
+        } else {
+            String why = cluster.map(each -> "ShardingSphere runs in Cluster mode with a " + each.type() + " repository, and SnowKey has no segment allocator for it ("
+                    + KnownLeaseBackend.byRegistry(each.type()).map(KnownLeaseBackend::notOnClassPath).orElse("available: " + providers.keySet()) + ")")
+                    .orElse("ShardingSphere runs in Standalone mode, so nothing tells SnowKey where ranges are shared between instances");
+            throw new InvalidSettingException(SegmentProps.ALLOCATOR, null, why + "; set " + SegmentProps.ALLOCATOR + " to one of " + providers.keySet()
+                    + (providers.isEmpty() ? " (add " + KnownLeaseBackend.ARTIFACT + ")" : "") + " with its props");
+        }
+        PreparedAllocator prepared = providers.get(allocator).prepare(backend, cluster);
+        return new SegmentPlan(prepared, settings.sequence(), settings.starts(), settings.sharedKey());
+    }
+
+    private SegmentAllocatorProvider provider(final String allocator) {
+        SegmentAllocatorProvider provider = providers.get(allocator);
+        if (provider == null) {
+            String allowed = KnownLeaseBackend.byRegistry(allocator).map(KnownLeaseBackend::notOnClassPath)
+                    .orElse("no such allocator; available: " + providers.keySet() + ", and with " + KnownLeaseBackend.ARTIFACT + " [jdbc, zookeeper]");
+            throw new InvalidSettingException(SegmentProps.ALLOCATOR, allocator, allowed);
+        }
+        return provider;
+    }
+}

@@ -1,0 +1,45 @@
+package org.snowkey.keygen.shardingsphere;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+
+/**
+ * The Cluster mode registries ShardingSphere has handed to any SnowKey algorithm of this JVM. ShardingSphere 5.1.2
+ * tells only some of its key generator instances the mode (tested: in Cluster mode the instance that issues keys is
+ * never told), so an instance that was not told takes the registry its siblings were given.
+ */
+final class ClusterRegistriesSeen {
+
+    private static final Set<ClusterRegistry> SEEN = ConcurrentHashMap.newKeySet();
+
+    private ClusterRegistriesSeen() {
+    }
+
+    static void add(final Optional<ClusterRegistry> cluster) {
+        cluster.ifPresent(SEEN::add);
+    }
+
+    /**
+     * The one registry seen, empty when none was; with several, nobody can tell which one an instance belongs to.
+     *
+     * @param type the key generator type, for the message
+     * @param prop the prop that names a registry explicitly, for the message
+     * @throws IllegalStateException when this JVM has seen several registries
+     */
+    static Optional<ClusterRegistry> theOne(final String type, final String prop) {
+        List<ClusterRegistry> seen = List.copyOf(SEEN);
+        if (seen.size() > 1) {
+            throw new IllegalStateException("SnowKey: ShardingSphere did not pass its mode to this " + type + " instance, and this JVM runs " + seen.size()
+                    + " Cluster mode registries, so SnowKey cannot tell which one to use. Set " + prop + " (and its props) in this key generator's props");
+        }
+        return seen.isEmpty() ? Optional.empty() : Optional.of(seen.get(0));
+    }
+
+    static void forget() {
+        SEEN.clear();
+    }
+}

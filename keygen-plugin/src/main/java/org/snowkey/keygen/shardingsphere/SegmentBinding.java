@@ -1,0 +1,162 @@
+package org.snowkey.keygen.shardingsphere;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.generator.StreamNames;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.SegmentSequence;
+import org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings;
+import org.snowkey.keygen.segment.runtime.SegmentPlanner;
+import org.snowkey.keygen.segment.runtime.SegmentProps;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+import org.snowkey.keygen.segment.runtime.SegmentScope;
+
+/**
+ * What a {@code SNOWKEY_SEGMENT} algorithm does with SnowKey, free of ShardingSphere types: validate props at
+ * {@code init()}, join the allocator scope when ShardingSphere hands over its instance context (or on the first key),
+ * and pick the sequence of an INSERT: the logic table's ({@code <database>.<table>}, folded as ShardingSphere folds
+ * table names) or the shared {@code segment-key}.
+ */
+public final class SegmentBinding {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentBinding.class);
+
+    /** The owner of scopes joined by an instance ShardingSphere never handed its context: they live until JVM shutdown. */
+    private static final Object UNOWNED = new Object();
+
+    private Properties props = new Properties();
+
+    private volatile SegmentGeneratorSettings settings;
+
+    private volatile SegmentScope scope;
+
+    /** Why {@link #bind} failed, for ShardingSphere 5.5.0, which ignores it: keys then fail naming it (as KeyGeneratorBinding). */
+    private volatile RuntimeException bindFailure;
+
+    /** Sequences by database and table name as ShardingSphere passes them, for the scope they were taken from. */
+    private volatile SequenceCache cache = new SequenceCache(null);
+
+    /**
+     * Parses and validates every prop, once, without I/O.
+     *
+     * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
+     */
+    public void init(final Properties props) {
+        this.props = props == null ? new Properties() : props;
+        settings = SegmentPlanner.get().parseInheritingDefaults(this.props);
+    }
+
+    /**
+     * {@link #init} for ShardingSphere lines whose {@code generateKey()} does not name the table (5.1 to 5.4): there
+     * the key generator needs {@code segment-key}. A sequence per algorithm instance would not do instead: ShardingSphere
+     * rebuilds instances when rules change, and the keys of a table would then no longer increase in one JVM.
+     *
+     * @param line the ShardingSphere line, for the message
+     */
+    public void initWithoutTables(final Properties props, final String line) {
+        init(props);
+        if (settings.sharedKey() == null) {
+            throw new InvalidSettingException(SegmentProps.KEY, null, "required on ShardingSphere " + line + ", whose key generators are not told the table:"
+                    + " name the sequence, e.g. the logic table (" + SegmentProps.KEY + ": t_order); on ShardingSphere 5.5 each logic table has a sequence of its own");
+        }
+    }
+
+    /** The props given to {@link #init}. */
+    public Properties props() {
+        return props;
+    }
+
+    /** The sequence of {@code segment-key}, for lines that do not name the table ({@link #initWithoutTables}). */
+    public SegmentSequence sequenceWithoutTable() {
+        SegmentScope current = scope();
+        return current.sequence(current.sharedKey());
+    }
+
+    private SegmentGeneratorSettings settings() {
+        SegmentGeneratorSettings current = settings;
+        if (current == null) {
+            current = SegmentPlanner.get().parseInheritingDefaults(new Properties());
+            settings = current;
+        }
+        return current;
+    }
+
+    /**
+     * Joins the allocator scope for {@code owner} (ShardingSphere's instance context) while ShardingSphere starts, so
+     * that a missing or wrong allocator fails start-up, not the first INSERT.
+     */
+    public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
+        ClusterRegistriesSeen.add(cluster);
+        SegmentScope joined;
+        try {
+            joined = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(), cluster), owner);
+        } catch (final RuntimeException ex) {
+            bindFailure = ex;
+            throw ex;
+        }
+        logActive(joined);
+        bindFailure = null;
+        scope = joined;
+    }
+
+    private static void logActive(final SegmentScope joined) {
+        LOG.info("SnowKey SNOWKEY_SEGMENT is active: ranges from {}{}", joined.allocator(),
+                joined.sharedKey() == null ? ", one sequence per logic table" : ", one sequence '" + joined.sharedKey() + "' for every table");
+    }
+
+    /** The scope this binding issues from, joining it (with the one Cluster registry seen, if any) if ShardingSphere never did. */
+    public SegmentScope scope() {
+        SegmentScope current = scope;
+        if (current == null) {
+            RuntimeException failed = bindFailure;
+            if (failed != null) {
+                throw new IllegalStateException("SnowKey: this SNOWKEY_SEGMENT key generator could not bind when ShardingSphere started ("
+                        + failed.getMessage() + "), so it issues no keys; fix the cause and restart", failed);
+            }
+            synchronized (this) {
+                current = scope;
+                if (current == null) {
+                    current = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(),
+                            ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentProps.ALLOCATOR)), UNOWNED);
+                    logActive(current);
+                    scope = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    /** The sequence of an INSERT into that table, or the shared one. */
+    public SegmentSequence sequence(final String database, final String table) {
+        SegmentScope current = scope();
+        if (current.sharedKey() != null) {
+            return current.sequence(current.sharedKey());
+        }
+        SequenceCache sequences = cache;
+        if (sequences.scope() != current) {
+            sequences = new SequenceCache(current);
+            cache = sequences;
+        }
+        String db = database == null ? "" : database;
+        String tb = table == null ? "" : table;
+        Map<String, SegmentSequence> tables = sequences.byTable().computeIfAbsent(db, key -> new ConcurrentHashMap<>());
+        SegmentSequence sequence = tables.get(tb);
+        if (sequence == null) {
+            sequence = tables.computeIfAbsent(tb, key -> current.sequence(StreamNames.normalise(db + "." + key)));
+        }
+        return sequence;
+    }
+
+    private record SequenceCache(SegmentScope scope, Map<String, Map<String, SegmentSequence>> byTable) {
+
+        SequenceCache(final SegmentScope scope) {
+            this(scope, new ConcurrentHashMap<>());
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package org.snowkey.segment.store.jdbc;
+
+import java.util.Optional;
+import java.util.Set;
+
+import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.NumberRange;
+import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.keygen.segment.runtime.OpenAllocator;
+import org.snowkey.keygen.segment.runtime.PreparedAllocator;
+import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
+import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
+import org.snowkey.keygen.segment.runtime.SegmentProps;
+import org.snowkey.lease.store.jdbc.JdbcLeaseProps;
+import org.snowkey.lease.store.jdbc.JdbcLeaseProvider;
+import org.snowkey.lease.store.jdbc.JdbcPools;
+import org.snowkey.lease.store.jdbc.JdbcStoreSettings;
+import org.snowkey.lease.store.jdbc.JdbcTableName;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+/**
+ * {@code segment-allocator: jdbc}: ranges from a counter table in a database the application already runs, with the
+ * same {@code jdbc-*} props as the JDBC worker-id lease ({@code jdbc-table} defaults to {@code snowkey_segment}, its log
+ * table is that name plus {@code _log}). Parsing and preparing connect to nothing; the pool connects on the first
+ * allocation, which creates missing tables when {@code jdbc-create-table} is true.
+ */
+public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvider {
+
+    public static final String NAME = "jdbc";
+
+    /** Allocations of several keys may run at once; a few connections serve them, and each is held for one short transaction. */
+    private static final int POOL_SIZE = 4;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> propertyNames() {
+        return JdbcLeaseProps.NAMES;
+    }
+
+    @Override
+    public SegmentBackendSettings parse(final PropertyReader reader) {
+        // Names HikariCP's artifact at start-up when it is missing, as the lease backend does.
+        new JdbcLeaseProvider().requireLibraries();
+        JdbcStoreSettings store = JdbcLeaseProps.parse(reader, SegmentProps.ALLOCATOR + " = jdbc", JdbcSegmentSettings.DEFAULT_TABLE, JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS);
+        try {
+            return new Parsed(store, new JdbcSegmentSettings(store.table(), store.createTable(), store.timeoutMillis(), store.url()));
+        } catch (final IllegalArgumentException ex) {
+            throw new InvalidSettingException(JdbcLeaseProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
+                    + JdbcSegmentSettings.LOG_SUFFIX + "'): " + JdbcTableName.RULE);
+        }
+    }
+
+    @Override
+    public PreparedAllocator prepare(final SegmentBackendSettings settings, final Optional<ClusterRegistry> cluster) {
+        if (!(settings instanceof Parsed parsed)) {
+            throw new IllegalArgumentException("segment settings " + settings + " were not parsed by the JDBC allocator");
+        }
+        return parsed;
+    }
+
+    /** Parsed and prepared are one: the mode adds nothing to the JDBC props. */
+    private record Parsed(JdbcStoreSettings store, JdbcSegmentSettings segment) implements SegmentBackendSettings, PreparedAllocator {
+
+        /** As for the JDBC lease: URL without credentials, table, and user (an unqualified table lies in the user's schema). */
+        @Override
+        public String scopeKey() {
+            return NAME + "|" + store.safeUrl() + "|" + store.table().value() + (store.username() == null ? "" : "|user=" + store.username());
+        }
+
+        @Override
+        public OpenAllocator open(final String owner, final StartValues starts) {
+            HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-segment-" + store.table().value(), POOL_SIZE);
+            return new PooledAllocator(new JdbcRangeAllocator(pool, segment, owner, starts), pool);
+        }
+
+        @Override
+        public String toString() {
+            return "JdbcSegmentAllocatorProvider.Parsed[" + scopeKey() + "]";
+        }
+    }
+
+    private record PooledAllocator(JdbcRangeAllocator allocator, HikariDataSource pool) implements OpenAllocator {
+
+        @Override
+        public NumberRange allocate(final String key, final long size) {
+            return allocator.allocate(key, size);
+        }
+
+        @Override
+        public String describe() {
+            return allocator.describe();
+        }
+
+        @Override
+        public void close() {
+            pool.close();
+        }
+    }
+}

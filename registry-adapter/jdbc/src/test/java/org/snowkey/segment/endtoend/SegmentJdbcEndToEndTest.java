@@ -1,0 +1,88 @@
+package org.snowkey.segment.endtoend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+
+/**
+ * {@code SNOWKEY_SEGMENT} through the real ShardingSphere-JDBC 5.5.2 driver reading real YAML, with ranges from a
+ * JDBC allocator table (H2 file database: shared by every connection, unlike the data sources' in-memory ones).
+ */
+class SegmentJdbcEndToEndTest {
+
+    @TempDir
+    Path directory;
+
+    @AfterEach
+    void closeScopes() {
+        SegmentRuntime.get().closeAll();
+    }
+
+    private Map<String, String> allocatorProps(final String... more) {
+        Map<String, String> props = new java.util.LinkedHashMap<>();
+        props.put("segment-allocator", "jdbc");
+        props.put("jdbc-url", "jdbc:h2:file:" + directory.resolve("ranges").toAbsolutePath() + ";AUTO_SERVER=TRUE");
+        props.put("jdbc-username", "sa");
+        props.put("segment-step-min", "10");
+        props.put("segment-step-max", "10");
+        for (int i = 0; i + 1 < more.length; i += 2) {
+            props.put(more[i], more[i + 1]);
+        }
+        return props;
+    }
+
+    @Test
+    void singleAndMultiRowInsertsGetDenseIncreasingKeysPerTable() throws Exception {
+        SegmentYamlFixture fixture = new SegmentYamlFixture(directory, allocatorProps());
+        DataSource dataSource = fixture.open();
+        try (Connection connection = dataSource.getConnection()) {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (note) VALUES (?)")) {
+                for (int i = 0; i < 25; i++) {
+                    insert.setString(1, "o" + i);
+                    insert.executeUpdate();
+                }
+            }
+            try (Statement statement = connection.createStatement()) {
+                statement.executeUpdate("INSERT INTO t_order_item (note) VALUES ('a'), ('b'), ('c'), ('d'), ('e')");
+            }
+        }
+        List<Long> orders = new ArrayList<>(SegmentYamlFixture.keys(dataSource, "t_order", "order_id"));
+        orders.sort(null);
+        List<Long> expected = new ArrayList<>();
+        for (long i = 1; i <= 25; i++) {
+            expected.add(i);
+        }
+        assertEquals(expected, orders, "one instance, one key per table: 1, 2, 3, ... with no gap");
+        List<Long> items = new ArrayList<>(SegmentYamlFixture.keys(dataSource, "t_order_item", "item_id"));
+        items.sort(null);
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L), items, "t_order_item has a sequence of its own");
+        ((AutoCloseable) dataSource).close();
+        assertTrue(SegmentRuntime.get().scopes().isEmpty(), "closing the data source closes its allocator");
+    }
+
+    @Test
+    void withoutAnAllocatorStartUpFailsNamingTheProp() throws Exception {
+        SegmentYamlFixture fixture = new SegmentYamlFixture(directory, Map.of());
+        Exception failure = assertThrows(Exception.class, fixture::open);
+        StringBuilder chain = new StringBuilder();
+        for (Throwable each = failure; each != null; each = each.getCause()) {
+            chain.append(each.getMessage()).append(" | ");
+        }
+        assertTrue(chain.toString().contains("segment-allocator") && chain.toString().contains("Standalone"), chain.toString());
+    }
+}

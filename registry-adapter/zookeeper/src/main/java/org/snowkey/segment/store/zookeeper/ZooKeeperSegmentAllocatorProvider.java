@@ -1,0 +1,97 @@
+package org.snowkey.segment.store.zookeeper;
+
+import java.util.Optional;
+import java.util.Set;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.NumberRange;
+import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.keygen.segment.runtime.OpenAllocator;
+import org.snowkey.keygen.segment.runtime.PreparedAllocator;
+import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
+import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
+import org.snowkey.lease.store.zookeeper.ZooKeeperClients;
+import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProps;
+import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProvider;
+import org.snowkey.lease.store.zookeeper.ZooKeeperStoreSettings;
+
+/**
+ * {@code segment-allocator: zookeeper}, and the allocator of ShardingSphere Cluster mode with a ZooKeeper repository
+ * (no props needed there): ranges from a counter node per key, next to the worker-id leases, with the same
+ * {@code zookeeper-*} props. Parsing and preparing connect to nothing; the client connects in the background.
+ */
+public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocatorProvider {
+
+    public static final String NAME = "zookeeper";
+
+    /** How long one ZooKeeper request may wait for a connection; fetches retry in the background meanwhile. */
+    private static final long CONNECTION_TIMEOUT_MILLIS = 5_000L;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<String> propertyNames() {
+        return ZooKeeperLeaseProps.NAMES;
+    }
+
+    @Override
+    public SegmentBackendSettings parse(final PropertyReader reader) {
+        // Names Curator's, ZooKeeper's or Jackson's artifact at start-up when one is missing, as the lease backend does.
+        new ZooKeeperLeaseProvider().requireLibraries();
+        return new Parsed(ZooKeeperLeaseProps.parse(reader));
+    }
+
+    @Override
+    public PreparedAllocator prepare(final SegmentBackendSettings settings, final Optional<ClusterRegistry> cluster) {
+        if (!(settings instanceof Parsed parsed)) {
+            throw new IllegalArgumentException("segment settings " + settings + " were not parsed by the ZooKeeper allocator");
+        }
+        return new Prepared(ZooKeeperLeaseProps.resolve(parsed.configured(), cluster, true, CONNECTION_TIMEOUT_MILLIS));
+    }
+
+    private record Parsed(ZooKeeperLeaseProps.Configured configured) implements SegmentBackendSettings {
+    }
+
+    private record Prepared(ZooKeeperStoreSettings store) implements PreparedAllocator {
+
+        @Override
+        public String scopeKey() {
+            return NAME + "|" + store.serverLists() + "|" + store.namespace();
+        }
+
+        @Override
+        public OpenAllocator open(final String owner, final StartValues starts) {
+            CuratorFramework client = ZooKeeperClients.start(store);
+            return new ClientAllocator(new ZooKeeperRangeAllocator(client, store.namespace(), owner, starts), client);
+        }
+
+        /** The settings' own toString hides the digest's password. */
+        @Override
+        public String toString() {
+            return "ZooKeeperSegmentAllocatorProvider.Prepared[" + store + "]";
+        }
+    }
+
+    private record ClientAllocator(ZooKeeperRangeAllocator allocator, CuratorFramework client) implements OpenAllocator {
+
+        @Override
+        public NumberRange allocate(final String key, final long size) {
+            return allocator.allocate(key, size);
+        }
+
+        @Override
+        public String describe() {
+            return allocator.describe();
+        }
+
+        @Override
+        public void close() {
+            client.close();
+        }
+    }
+}
