@@ -11,8 +11,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,17 +34,68 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.segment.SegmentSequence;
+import org.snowkey.keygen.segment.runtime.SegmentPlanner;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+import org.snowkey.keygen.segment.runtime.SegmentScope;
 
 /**
  * The ZooKeeper and JDBC leases on the libraries ShardingSphere-Proxy 5.5.2 ships (Curator 5.7.0, ZooKeeper 3.9.2,
  * HikariCP 4.0.3, Jackson 2.16.1, pgjdbc 42.7.2), not on those SnowKey builds with: a lease is taken, keys carry
- * it, and closing releases it in the store.
+ * it, and closing releases it in the store; and the segment allocators take ranges on them.
  */
 class ProxyLibrariesTest {
 
     @AfterEach
     void releaseLeases() {
         SnowKeyRuntime.get().closeAll();
+        SegmentRuntime.get().closeAll();
+    }
+
+    @Test
+    void zooKeeperSegmentRangesOnCurator570() throws Exception {
+        try (TestingServer zooKeeper = new TestingServer(true);
+             CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(200))) {
+            client.start();
+            issueSegmentKeys(props("segment-allocator", "zookeeper", "zookeeper-server-lists", zooKeeper.getConnectString(), "zookeeper-namespace", "proxy"));
+            assertEquals("2701", new String(client.getData().forPath("/proxy/snowkey/segments/proxy.t_order"), StandardCharsets.UTF_8),
+                    "the counter stands after the ranges taken");
+        }
+    }
+
+    @Test
+    void jdbcSegmentRangesOnHikariCp403AndPgJdbc4272() throws Exception {
+        String url = System.getProperty("snowkey.test.postgresql.url", "jdbc:postgresql://127.0.0.1:5432/test");
+        assumePostgreSqlReachable(url);
+        String table = "snowkey_proxy_segment";
+        try (Connection connection = DriverManager.getConnection(url, "postgres", ""); Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS " + table);
+            statement.execute("DROP TABLE IF EXISTS " + table + "_log");
+        }
+        issueSegmentKeys(props("segment-allocator", "jdbc", "jdbc-url", url, "jdbc-username", "postgres", "jdbc-table", table));
+        try (Connection connection = DriverManager.getConnection(url, "postgres", "");
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT COUNT(*), MIN(range_first), MAX(range_last) FROM " + table + "_log")) {
+            assertTrue(rows.next());
+            assertEquals(List.of(3L, 1L, 2700L), List.of(rows.getLong(1), rows.getLong(2), rows.getLong(3)), "three logged ranges of 900");
+        }
+    }
+
+    /** Issues 2,001 keys of one sequence over ranges of 900 (three allocations); dense and increasing from 1. */
+    private static void issueSegmentKeys(final Properties props) {
+        props.setProperty("segment-step-min", "900");
+        props.setProperty("segment-step-max", "900");
+        // The next range is fetched at 99% of the current one: the third range is the last one asked for.
+        props.setProperty("segment-prefetch-percent", "99");
+        SegmentPlanner planner = SegmentPlanner.get();
+        SegmentScope scope = SegmentRuntime.get().join(planner.plan(planner.parse(props), Optional.empty()), new Object());
+        SegmentSequence sequence = scope.sequence("proxy.t_order");
+        List<Long> keys = new ArrayList<>(sequence.nextIds(2_000));
+        keys.add(sequence.nextId());
+        for (int i = 0; i < keys.size(); i++) {
+            assertEquals(i + 1L, keys.get(i), "dense and increasing from 1");
+        }
+        SegmentRuntime.get().closeAll();
     }
 
     @Test
