@@ -3,6 +3,7 @@ package org.snowkey.keygen.shardingsphere;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -13,6 +14,7 @@ import java.util.Set;
 
 import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
 import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContext;
+import org.apache.shardingsphere.infra.metadata.ShardingSphereMetaData;
 import org.apache.shardingsphere.infra.metadata.database.ShardingSphereDatabase;
 import org.apache.shardingsphere.infra.rule.ShardingSphereRule;
 import org.apache.shardingsphere.mode.manager.ContextManager;
@@ -55,15 +57,18 @@ public final class InstanceContexts {
     }
 
     /**
-     * 5.5.0: binds every SnowKey key generator of the database's rules to the context manager's instance context.
+     * 5.5.0: binds every SnowKey key generator of the database's rules (every database's, with no name) to the context
+     * manager's instance context.
      * ShardingSphere 5.5.0 ignores a {@code RuntimeException} from its listeners, so a binding that fails is also
      * kept by the algorithm, whose keys then fail naming it (fail closed, never a fallback worker id).
      *
      * @throws RuntimeException the first binding that failed, after trying the others
      */
     public static void bindDatabase(final String databaseName, final ContextManager contextManager) {
-        ShardingSphereDatabase database = contextManager.getMetaDataContexts().getMetaData().getDatabase(databaseName);
-        List<InstanceContextBound> algorithms = snowKeyAlgorithms(database.getRuleMetaData().getRules());
+        List<InstanceContextBound> algorithms = new ArrayList<>();
+        for (ShardingSphereDatabase each : databases(databaseName, contextManager.getMetaDataContexts().getMetaData())) {
+            algorithms.addAll(snowKeyAlgorithms(each.getRuleMetaData().getRules()));
+        }
         if (algorithms.isEmpty()) {
             return;
         }
@@ -121,6 +126,24 @@ public final class InstanceContexts {
     public static void release(final Object instanceContext) {
         SnowKeyRuntime.get().release(instanceContext);
         SegmentRuntime.get().release(instanceContext);
+    }
+
+    /**
+     * The database of that name (ShardingSphere-JDBC), or every database when there is no name: ShardingSphere-Proxy
+     * 5.5.0 calls {@code onInitialized(null, contextManager)}. 5.5.0's {@code getDatabases()} returns a map, 5.5.2's a
+     * collection, hence reflection there.
+     */
+    private static Collection<ShardingSphereDatabase> databases(final String databaseName, final ShardingSphereMetaData metaData) {
+        if (databaseName != null) {
+            return List.of(metaData.getDatabase(databaseName));
+        }
+        Object all = call(metaData, "getDatabases");
+        Collection<?> databases = all instanceof Map<?, ?> map ? map.values() : (Collection<?>) all;
+        List<ShardingSphereDatabase> result = new ArrayList<>();
+        for (Object each : databases) {
+            result.add((ShardingSphereDatabase) each);
+        }
+        return result;
     }
 
     /** The SnowKey algorithms among the rules' key generators (the sharding rule's {@code getKeyGenerators()}), each once. */

@@ -12,8 +12,8 @@ package org.apache.shardingsphere.infra.instance;
  * context to SnowKey through {@code ContextLifecycleListener} instead.
  *
  * <p>On 5.5.1 and 5.5.2 ShardingSphere's own copy is on the class path as well and whichever comes first is loaded:
- * both declare exactly this method, which {@code StandInInterfaceTest} and each 5.5 patch check compare against
- * ShardingSphere's jar. Never add anything here.
+ * both declare exactly this method, which {@code StandInInterfaceTest} (5.5.2) and every line's {@code LineContract}
+ * check against ShardingSphere's jar. Never add anything here.
  */
 public interface ComputeNodeInstanceContextAware {
 

@@ -2,13 +2,18 @@ package org.snowkey.keygen.shardingsphere.patches;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.List;
 
 import javax.sql.DataSource;
 
 import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
+import org.apache.shardingsphere.mode.manager.ContextManager;
+import org.apache.shardingsphere.mode.manager.listener.ContextManagerLifecycleListener;
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.shardingsphere.ContextLifecycleListener;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.testkit.LineContract;
 import org.snowkey.keygen.testkit.LineFixture;
@@ -53,6 +58,21 @@ class ShardingSphere550Test extends LineContract {
         ((AutoCloseable) dataSource).close();
         assertEquals(List.of(), leases.heldWorkerIds("closed"), "ShardingSphereDataSource.close() released the lease");
         assertEquals(List.of(), SegmentRuntime.get().scopes(), "and closed the segment allocator");
+    }
+
+    @Test
+    void withNoDatabaseNamedAsShardingSphereProxyCallsItTheListenerBindsTheKeyGeneratorsOfEveryDatabase() throws Exception {
+        LineFixture fixture = new LineFixture(databaseNameKey()).keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props("proxy"))
+                .table(LineFixture.ORDER, "snowkey");
+        DataSource dataSource = open(fixture);
+        Field field = dataSource.getClass().getDeclaredField("contextManager");
+        field.setAccessible(true);
+        ContextManager contextManager = (ContextManager) field.get(dataSource);
+        SnowKeyRuntime.get().release(contextManager.getInstanceContext());
+        assertEquals(List.of(), leases.heldWorkerIds("proxy"), "released: as if the JDBC start-up had not bound it");
+        ContextManagerLifecycleListener listener = new ContextLifecycleListener();
+        listener.onInitialized(null, contextManager);
+        assertEquals(1, leases.heldWorkerIds("proxy").size(), "ShardingSphere-Proxy 5.5.0's onInitialized(null, contextManager) binds it");
     }
 
     @Override
