@@ -67,11 +67,22 @@ public final class SegmentScope {
         SegmentSequence sequence = sequences.get(key);
         if (sequence == null) {
             if (closed) {
-                throw new RangeUnavailableException("SnowKey segment scope " + allocator.describe() + " is closed (its ShardingSphere context was closed)");
+                throw closedException();
             }
             sequence = sequences.computeIfAbsent(key, each -> new SegmentSequence(each, allocator, plan.sequence(), clock, fetchExecutor));
+            // close() may have set the flag after the check above and walked the map before this sequence was in it: it
+            // would never be closed, and its fetches would retry for ever against the closed pool or client. Put first,
+            // then read the flag (close() writes it, then walks): one of the two sees the other.
+            if (closed) {
+                sequence.close();
+                throw closedException();
+            }
         }
         return sequence;
+    }
+
+    private RangeUnavailableException closedException() {
+        return new RangeUnavailableException("SnowKey segment scope " + allocator.describe() + " is closed (its ShardingSphere context was closed)");
     }
 
     public List<SegmentStatus> statuses() {
