@@ -38,6 +38,9 @@ public final class SegmentBinding {
 
     private volatile SegmentScope scope;
 
+    /** Why {@link #bind} failed, for ShardingSphere 5.5.0, which ignores it: keys then fail naming it (as KeyGeneratorBinding). */
+    private volatile RuntimeException bindFailure;
+
     /** Sequences by database and table name as ShardingSphere passes them, for the scope they were taken from. */
     private volatile SequenceCache cache = new SequenceCache(null);
 
@@ -127,8 +130,15 @@ public final class SegmentBinding {
      */
     public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
         ClusterRegistriesSeen.add(cluster);
-        SegmentScope joined = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(), cluster), owner);
+        SegmentScope joined;
+        try {
+            joined = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(), cluster), owner);
+        } catch (final RuntimeException ex) {
+            bindFailure = ex;
+            throw ex;
+        }
         logActive(joined);
+        bindFailure = null;
         scope = joined;
     }
 
@@ -141,6 +151,11 @@ public final class SegmentBinding {
     public SegmentScope scope() {
         SegmentScope current = scope;
         if (current == null) {
+            RuntimeException failed = bindFailure;
+            if (failed != null) {
+                throw new IllegalStateException("SnowKey: this SNOWKEY_SEGMENT key generator could not bind when ShardingSphere started ("
+                        + failed.getMessage() + "), so it issues no keys; fix the cause and restart", failed);
+            }
             synchronized (this) {
                 current = scope;
                 if (current == null) {
