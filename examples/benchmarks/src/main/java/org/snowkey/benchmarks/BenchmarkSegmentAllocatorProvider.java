@@ -6,6 +6,7 @@ import java.util.Set;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.NumberRange;
+import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
@@ -37,7 +38,7 @@ public final class BenchmarkSegmentAllocatorProvider implements SegmentAllocator
     }
 
     @Override
-    public SegmentBackendSettings parse(final PropertyReader reader) {
+    public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
         return Memory.INSTANCE;
     }
 

@@ -41,7 +41,8 @@ public final class SettingText {
             // Not even the length: it narrows a guess.
             return "(hidden)";
         }
-        return quotable(text);
+        // A URL prop ("jdbc-url") has no secret-looking name yet may carry a user and password: they never show.
+        return quotable(UrlCredentials.scrub(text));
     }
 
     /**

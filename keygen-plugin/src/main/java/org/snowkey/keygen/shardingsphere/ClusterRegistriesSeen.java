@@ -39,6 +39,11 @@ final class ClusterRegistriesSeen {
         return seen.isEmpty() ? Optional.empty() : Optional.of(seen.get(0));
     }
 
+    /** Every registry seen so far. */
+    static List<ClusterRegistry> all() {
+        return List.copyOf(SEEN);
+    }
+
     static void forget() {
         SEEN.clear();
     }

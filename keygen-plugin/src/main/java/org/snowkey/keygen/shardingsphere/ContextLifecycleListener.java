@@ -10,8 +10,6 @@ import org.apache.shardingsphere.mode.manager.ContextManager;
 import org.apache.shardingsphere.mode.manager.listener.ContextManagerLifecycleListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
-import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 
 /**
  * Releases the worker leases and segment allocators of a ShardingSphere context when it is destroyed (ShardingSphereDataSource.close()).
@@ -19,10 +17,12 @@ import org.snowkey.keygen.segment.runtime.SegmentRuntime;
  * leases end. A lease shared with another live context stays until that one goes too.
  *
  * <p>Every line from 5.1 to 5.5 has an interface of this name, with other methods, and loads this class from
- * the services file too. The extra methods below carry the descriptors the older lines call (5.1 to 5.3:
- * {@code onInitialized(ModeConfiguration, ContextManager)}; 5.4: {@code onInitialized(String, ContextManager)} and
- * {@code onDestroyed(String, InstanceType)}), so those lines find a method instead of failing their start-up with
- * {@code AbstractMethodError}; there the listener does nothing but say why (docs/design.md, "ShardingSphere lines").
+ * the services file too. The extra methods below carry the descriptors the other lines call (5.1 to 5.3:
+ * {@code onInitialized(ModeConfiguration, ContextManager)}; 5.4 and 5.5.0: {@code onInitialized(String, ContextManager)}
+ * and {@code onDestroyed(String, InstanceType)}), so those lines find a method instead of failing their start-up with
+ * {@code AbstractMethodError}. On 5.5.0 they also hand the instance context to SnowKey's key generators, which 5.5.0's
+ * sharding rule cannot ({@link InstanceContexts}); on 5.1 to 5.4 the listener does nothing but say why it is inert
+ * (docs/design.md, "ShardingSphere lines").
  */
 public final class ContextLifecycleListener implements ContextManagerLifecycleListener {
 
@@ -36,8 +36,7 @@ public final class ContextLifecycleListener implements ContextManagerLifecycleLi
 
     @Override
     public void onDestroyed(final ContextManager contextManager) {
-        SnowKeyRuntime.get().release(contextManager.getComputeNodeInstanceContext());
-        SegmentRuntime.get().release(contextManager.getComputeNodeInstanceContext());
+        InstanceContexts.release(contextManager.getComputeNodeInstanceContext());
     }
 
     /** Called by ShardingSphere 5.1 to 5.3 only: this listener is inert there. */
@@ -45,13 +44,25 @@ public final class ContextLifecycleListener implements ContextManagerLifecycleLi
         explainInert();
     }
 
-    /** Called by ShardingSphere 5.4 only: this listener is inert there. */
+    /** Called by ShardingSphere 5.4 (inert there) and 5.5.0 (binds SnowKey's key generators of the database). */
     public void onInitialized(final String databaseName, final ContextManager contextManager) {
-        explainInert();
+        if (onPluginLine()) {
+            InstanceContexts.bindDatabase(databaseName, contextManager);
+        } else {
+            explainInert();
+        }
     }
 
-    /** Called by ShardingSphere 5.4 only: this listener is inert there (leases end at JVM shutdown). */
+    /** Called by ShardingSphere 5.4 (inert there: leases end at JVM shutdown) and 5.5.0 (releases the database's leases). */
     public void onDestroyed(final String databaseName, final InstanceType instanceType) {
+        if (onPluginLine()) {
+            InstanceContexts.releaseDatabase(databaseName);
+        }
+    }
+
+    /** True on ShardingSphere 5.5.0, the only 5.5 patch that calls the methods of the 5.4 descriptors. */
+    private static boolean onPluginLine() {
+        return ShardingSphereLine.runningVersion(ContextManager.class).map(ShardingSphereLine::lineOf).filter(ShardingSphereLine.PLUGIN_LINE::equals).isPresent();
     }
 
     private static void explainInert() {

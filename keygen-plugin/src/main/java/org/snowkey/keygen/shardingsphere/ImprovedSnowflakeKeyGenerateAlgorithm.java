@@ -2,6 +2,7 @@ package org.snowkey.keygen.shardingsphere;
 
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Optional;
 import java.util.Properties;
 
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
@@ -10,15 +11,17 @@ import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContext;
 import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContextAware;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 
 /**
  * ShardingSphere 5.5 key generator {@code IMPROVED_SNOWFLAKE}: glue between the 5.5 SPI and {@link KeyGeneratorBinding}.
  *
  * <p>{@link #init} only validates: ShardingSphere 5.5.2 builds throw-away instances while it checks rules and
  * never closes algorithms. The generator of the scope (and its lease) is bound when ShardingSphere hands over
- * the compute node context, or on the first key if it never does.
+ * its instance context, or on the first key if it never does. How the context arrives differs by 5.5 patch
+ * ({@link InstanceContexts}); on 5.5.0 {@code ComputeNodeInstanceContextAware} is SnowKey's stand-in.
  */
-public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateAlgorithm, ComputeNodeInstanceContextAware {
+public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateAlgorithm, ComputeNodeInstanceContextAware, InstanceContextBound {
 
     public static final String TYPE = "IMPROVED_SNOWFLAKE";
 
@@ -32,8 +35,13 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
 
     @Override
     public void setComputeNodeInstanceContext(final ComputeNodeInstanceContext context) {
+        InstanceContexts.bind(this, context);
+    }
+
+    @Override
+    public void bindInstanceContext(final Optional<ClusterRegistry> cluster, final Object owner) {
         // The context owns the scope: when ShardingSphere destroys it, the lease is released (ContextLifecycleListener).
-        binding.bind(ModeConfigurations.clusterRegistry(context.getModeConfiguration()), context);
+        binding.bind(cluster, owner);
     }
 
     @Override

@@ -39,6 +39,12 @@ public final class KeyGeneratorBinding {
     private volatile IdGenerator generator;
 
     /**
+     * Why {@link #bind} failed, for lines that ignore a failure of the callback that binds (ShardingSphere 5.5.0's
+     * listeners): keys then fail naming it instead of binding without the context.
+     */
+    private volatile RuntimeException bindFailure;
+
+    /**
      * Streams by database and table name as ShardingSphere passes them, to spare a lookup key per INSERT; each cache
      * belongs to one generator, so that a stream cached by a thread that still read the previous generator while
      * {@link #bind} switched can never be handed out for the new one.
@@ -86,8 +92,15 @@ public final class KeyGeneratorBinding {
      */
     public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
         ClusterRegistriesSeen.add(cluster);
-        IdGenerator bound = SnowKeyRuntime.get().generator(ScopePlanner.get().planInKnownMode(settings(), cluster), owner);
+        IdGenerator bound;
+        try {
+            bound = SnowKeyRuntime.get().generator(ScopePlanner.get().planInKnownMode(settings(), cluster), owner);
+        } catch (final RuntimeException ex) {
+            bindFailure = ex;
+            throw ex;
+        }
         logActive(bound);
+        bindFailure = null;
         generator = bound;
     }
 
@@ -169,6 +182,11 @@ public final class KeyGeneratorBinding {
     public IdGenerator generator() {
         IdGenerator current = generator;
         if (current == null) {
+            RuntimeException failed = bindFailure;
+            if (failed != null) {
+                throw new IllegalStateException("SnowKey: this key generator could not bind when ShardingSphere started (" + failed.getMessage()
+                        + "), so it issues no keys; fix the cause and restart", failed);
+            }
             synchronized (this) {
                 current = generator;
                 if (current == null) {

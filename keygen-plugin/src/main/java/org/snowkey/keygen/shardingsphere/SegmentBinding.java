@@ -1,5 +1,6 @@
 package org.snowkey.keygen.shardingsphere;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -12,6 +13,7 @@ import org.snowkey.keygen.generator.StreamNames;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings;
+import org.snowkey.keygen.segment.runtime.SegmentPlan;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
@@ -36,6 +38,9 @@ public final class SegmentBinding {
 
     private volatile SegmentScope scope;
 
+    /** Why {@link #bind} failed, for ShardingSphere 5.5.0, which ignores it: keys then fail naming it (as KeyGeneratorBinding). */
+    private volatile RuntimeException bindFailure;
+
     /** Sequences by database and table name as ShardingSphere passes them, for the scope they were taken from. */
     private volatile SequenceCache cache = new SequenceCache(null);
 
@@ -53,8 +58,40 @@ public final class SegmentBinding {
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
     public void init(final Properties props) {
+        SegmentGeneratorSettings parsed = parse(props);
+        checkStartKeysCanApply(parsed);
+        settings = parsed;
+    }
+
+    private SegmentGeneratorSettings parse(final Properties props) {
         this.props = props == null ? new Properties() : props;
-        settings = SegmentPlanner.get().parseInheritingDefaults(this.props);
+        return SegmentPlanner.get().parseInheritingDefaults(this.props);
+    }
+
+    /**
+     * In ShardingSphere a sequence key is {@code <database>.<table>}, or the {@code segment-key}: a start value of any
+     * other key would be silently ignored, and a table moved to SnowKey would then get keys from 1, below (and
+     * colliding with) the rows it already has. So such a key fails start-up instead. Only when the key generator's own
+     * props set the start values: inherited ones (the Spring integration's {@code snowkey.segment.start-values}) also
+     * serve the application's named sequences, whose keys are no tables, and must not stop YAML key generators.
+     */
+    private void checkStartKeysCanApply(final SegmentGeneratorSettings parsed) {
+        if (!props.containsKey(SegmentProps.START_VALUES)) {
+            return;
+        }
+        Object text = parsed.props().get(SegmentProps.START_VALUES);
+        for (String each : new java.util.TreeSet<>(parsed.starts().perKey().keySet())) {
+            if (parsed.sharedKey() != null && !each.equals(parsed.sharedKey())) {
+                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "cannot apply to key '" + each + "': " + SegmentProps.KEY + " = '"
+                        + parsed.sharedKey() + "' gives every table the one key '" + parsed.sharedKey() + "'; give its start value instead, or use "
+                        + SegmentProps.START_VALUE);
+            }
+            if (parsed.sharedKey() == null && each.indexOf('.') < 0) {
+                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "keys are <database>.<table>, the logic database and table (e.g. "
+                        + "sharding_db.t_order); key '" + each + "' names no database, so it would never apply and the table would start at "
+                        + parsed.starts().defaultStart());
+            }
+        }
     }
 
     /**
@@ -65,11 +102,14 @@ public final class SegmentBinding {
      * @param line the ShardingSphere line, for the message
      */
     public void initWithoutTables(final Properties props, final String line) {
-        init(props);
-        if (settings.sharedKey() == null) {
+        SegmentGeneratorSettings parsed = parse(props);
+        if (parsed.sharedKey() == null) {
             throw new InvalidSettingException(SegmentProps.KEY, null, "required on ShardingSphere " + line + ", whose key generators are not told the table:"
                     + " name the sequence, e.g. the logic table (" + SegmentProps.KEY + ": t_order); on ShardingSphere 5.5 each logic table has a sequence of its own");
         }
+        // After the segment-key check: on these lines the start value that applies is the segment-key's.
+        checkStartKeysCanApply(parsed);
+        settings = parsed;
     }
 
     /** The props given to {@link #init}. */
@@ -98,8 +138,15 @@ public final class SegmentBinding {
      */
     public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
         ClusterRegistriesSeen.add(cluster);
-        SegmentScope joined = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(), cluster), owner);
+        SegmentScope joined;
+        try {
+            joined = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(), cluster), owner);
+        } catch (final RuntimeException ex) {
+            bindFailure = ex;
+            throw ex;
+        }
         logActive(joined);
+        bindFailure = null;
         scope = joined;
     }
 
@@ -115,15 +162,41 @@ public final class SegmentBinding {
     }
 
     /** Kept apart from {@link #scope()} so the key path stays small enough for the JIT to inline. */
-    private synchronized SegmentScope joinUnbound() {
-        SegmentScope current = scope;
-        if (current == null) {
-            current = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(),
-                    ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentProps.ALLOCATOR)), UNOWNED);
-            logActive(current);
-            scope = current;
+    private SegmentScope joinUnbound() {
+        RuntimeException failed = bindFailure;
+        if (failed != null) {
+            throw new IllegalStateException("SnowKey: this SNOWKEY_SEGMENT key generator could not bind when ShardingSphere started ("
+                    + failed.getMessage() + "), so it issues no keys; fix the cause and restart", failed);
+        }
+        SegmentScope current;
+        synchronized (this) {
+            current = scope;
+            if (current == null) {
+                current = SegmentRuntime.get().join(planWithoutContext(), UNOWNED);
+                logActive(current);
+                scope = current;
+            }
         }
         return current;
+    }
+
+    /**
+     * The plan of an instance never told its mode: with the one Cluster registry this JVM has seen. With several,
+     * which one is its own is ambiguous, which matters only where the mode would change the plan: an allocator named
+     * with every value it needs (any {@code jdbc}; {@code zookeeper} with servers and namespace) plans the same with
+     * each, and is not failed for registries it never uses. A plan that differs among them (a namespace taken from the
+     * mode) fails, as a guess could put two instances' keys in two counters.
+     */
+    private SegmentPlan planWithoutContext() {
+        SegmentGeneratorSettings current = settings();
+        List<ClusterRegistry> seen = ClusterRegistriesSeen.all();
+        if (current.allocator() != null && seen.size() > 1) {
+            List<SegmentPlan> plans = seen.stream().map(each -> SegmentPlanner.get().plan(current, Optional.of(each))).toList();
+            if (plans.stream().map(SegmentPlan::scopeKey).distinct().count() == 1) {
+                return plans.get(0);
+            }
+        }
+        return SegmentPlanner.get().plan(current, ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentProps.ALLOCATOR));
     }
 
     /**

@@ -1,21 +1,24 @@
 package org.snowkey.keygen.shardingsphere;
 
 import java.util.Collection;
+import java.util.Optional;
 import java.util.Properties;
 
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
 import org.apache.shardingsphere.infra.algorithm.keygen.core.KeyGenerateAlgorithm;
 import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContext;
 import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContextAware;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSequence;
 
 /**
  * ShardingSphere 5.5 key generator {@code SNOWKEY_SEGMENT}: dense keys below 2^53 from leased ranges
  * (docs/design.md, "Segment mode"); glue between the 5.5 SPI and {@link SegmentBinding}. Like
  * {@code IMPROVED_SNOWFLAKE}, {@link #init} only validates, and the allocator is joined when ShardingSphere hands over
- * the compute node context, which owns it until ShardingSphere destroys the context.
+ * the compute node context, which owns it until ShardingSphere destroys the context. How the context arrives differs
+ * by 5.5 patch ({@link InstanceContexts}); on 5.5.0 {@code ComputeNodeInstanceContextAware} is SnowKey's stand-in.
  */
-public final class SnowKeySegmentKeyGenerateAlgorithm implements KeyGenerateAlgorithm, ComputeNodeInstanceContextAware {
+public final class SnowKeySegmentKeyGenerateAlgorithm implements KeyGenerateAlgorithm, ComputeNodeInstanceContextAware, InstanceContextBound {
 
     public static final String TYPE = "SNOWKEY_SEGMENT";
 
@@ -29,7 +32,12 @@ public final class SnowKeySegmentKeyGenerateAlgorithm implements KeyGenerateAlgo
 
     @Override
     public void setComputeNodeInstanceContext(final ComputeNodeInstanceContext context) {
-        binding.bind(ModeConfigurations.clusterRegistry(context.getModeConfiguration()), context);
+        InstanceContexts.bind(this, context);
+    }
+
+    @Override
+    public void bindInstanceContext(final Optional<ClusterRegistry> cluster, final Object owner) {
+        binding.bind(cluster, owner);
     }
 
     /** One key is one atomic step on the current range; a batch of a multi-row INSERT is one step where the range allows. */

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.NumberRange;
+import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
@@ -37,7 +38,7 @@ public final class SharedMemorySegmentAllocatorProvider implements SegmentAlloca
     }
 
     @Override
-    public SegmentBackendSettings parse(final PropertyReader reader) {
+    public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
         return Shared.INSTANCE;
     }
 

@@ -121,4 +121,20 @@ class OrdersApplicationTest {
         assertThat(metric.get("name").asText()).isEqualTo("snowkey.ids.issued");
         assertThat(metric.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(3);
     }
+
+    @Test
+    void segmentNumbersAreDenseAndShowInHealthEndpointAndMetrics() {
+        Long[] first = http.client().get().uri("/numbers?sequence=receipts&count=3").retrieve().body(Long[].class);
+        Long[] next = http.client().get().uri("/numbers?sequence=receipts").retrieve().body(Long[].class);
+        assertThat(first).containsExactly(1L, 2L, 3L);
+        assertThat(next).containsExactly(4L);
+
+        JsonNode segments = http.get("/actuator/health").get("components").get("snowkey").get("details").get("segments");
+        assertThat(segments).isNotNull();
+        assertThat(segments.findValuesAsText("key")).contains("receipts");
+        JsonNode state = http.get("/actuator/snowkey");
+        assertThat(state.get("segments").findValuesAsText("key")).contains("receipts");
+        JsonNode metric = http.get("/actuator/metrics/snowkey.segment.keys.issued?tag=key:receipts");
+        assertThat(metric.get("measurements").get(0).get("value").asDouble()).isEqualTo(4);
+    }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URL;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -194,6 +195,19 @@ public abstract class LineContract {
     }
 
     @Test
+    void everyCopyOfAnInterfaceSnowKeyStandsInForDeclaresTheSame() throws Exception {
+        // On a line that has its own copy, the class path decides which one loads: both must declare the same.
+        for (String each : StandInInterfaces.NAMES) {
+            List<URL> copies = StandInInterfaces.copies(each, getClass().getClassLoader());
+            assertTrue(copies.stream().anyMatch(StandInInterfaces::isSnowKeys), "SnowKey's stand-in is on the class path: " + copies);
+            if (copies.size() > 1) {
+                Map<String, String> declarations = StandInInterfaces.declarations(each, copies, getClass().getClassLoader());
+                assertEquals(1, new HashSet<>(declarations.values()).size(), each + " differs between copies: " + declarations);
+            }
+        }
+    }
+
+    @Test
     void anInvalidPropFailsStartUpNamingPropAndValue() throws Exception {
         LineFixture fixture = new LineFixture(databaseNameKey())
                 .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", Map.of("worker-id-bits", "99"))
@@ -204,7 +218,7 @@ public abstract class LineContract {
     }
 
     /** SNOWKEY_SEGMENT props over an in-memory H2 range table of this test (one JVM; enough to test the line's glue). */
-    private Map<String, String> segmentProps(final String... more) {
+    protected final Map<String, String> segmentProps(final String... more) {
         Map<String, String> props = new java.util.LinkedHashMap<>();
         props.put("segment-allocator", "jdbc");
         props.put("jdbc-url", "jdbc:h2:mem:ranges_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12) + ";DB_CLOSE_DELAY=-1");

@@ -5,6 +5,7 @@ import java.util.Set;
 
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.SegmentSettings;
 
 /**
  * A range allocator backend of {@code SNOWKEY_SEGMENT}, found through {@link java.util.ServiceLoader} by its
@@ -25,9 +26,12 @@ public interface SegmentAllocatorProvider {
     /**
      * Parses and validates this backend's props. Values Cluster mode may still supply may be missing here.
      *
+     * @param sequence the sizing and fetching already parsed: a backend bounds each connection attempt and request by
+     *                 {@link SegmentSettings#fetchTimeoutMillis()}, so that an INSERT waiting for a range while the
+     *                 store is unreachable fails with the store's own error, not before it is known
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
-    SegmentBackendSettings parse(PropertyReader reader);
+    SegmentBackendSettings parse(PropertyReader reader, SegmentSettings sequence);
 
     /**
      * Completes the parsed settings from the mode, without I/O.

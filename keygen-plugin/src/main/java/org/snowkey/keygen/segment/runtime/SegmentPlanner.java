@@ -14,6 +14,7 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.KnownLeaseBackend;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.SegmentSettings;
 
 /**
  * Turns {@code SNOWKEY_SEGMENT} props into settings ({@link #parse}, once, at start-up) and settings into a
@@ -90,16 +91,18 @@ public final class SegmentPlanner {
             provider(allocator);
         }
         rejectUnknownAndMisplaced(copy, allocator);
+        SegmentSettings sequence = SegmentProps.sequenceSettings(reader);
         Map<String, SegmentBackendSettings> backends = new TreeMap<>();
         if (allocator != null) {
-            backends.put(allocator, providers.get(allocator).parse(reader));
+            backends.put(allocator, providers.get(allocator).parse(reader, sequence));
         }
-        return new SegmentGeneratorSettings(allocator, SegmentProps.sharedKey(reader), SegmentProps.sequenceSettings(reader), SegmentProps.startValues(reader),
-                backends, copy);
+        return new SegmentGeneratorSettings(allocator, SegmentProps.sharedKey(reader), sequence, SegmentProps.startValues(reader), backends, copy);
     }
 
     private void rejectUnknownAndMisplaced(final Properties props, final String allocator) {
-        for (String name : new TreeSet<>(props.stringPropertyNames())) {
+        // Every key, not stringPropertyNames(): that one skips entries whose value is not a String, so a misspelt prop
+        // set to a boxed number or flag (ShardingSphere's Java API, Properties.put) would slip through unnoticed.
+        for (String name : new TreeSet<>(props.keySet().stream().map(String::valueOf).toList())) {
             if (SegmentProps.NAMES.contains(name)) {
                 continue;
             }
@@ -143,7 +146,7 @@ public final class SegmentPlanner {
             backend = settings.backends().get(allocator);
         } else if (cluster.isPresent() && providers.containsKey(cluster.get().type().toLowerCase(Locale.ROOT))) {
             allocator = cluster.get().type().toLowerCase(Locale.ROOT);
-            backend = providers.get(allocator).parse(new PropertyReader(new Properties()));
+            backend = providers.get(allocator).parse(new PropertyReader(new Properties()), settings.sequence());
         } else {
             String why = cluster.map(each -> "ShardingSphere runs in Cluster mode with a " + each.type() + " repository, and SnowKey has no segment allocator for it ("
                     + KnownLeaseBackend.byRegistry(each.type()).map(KnownLeaseBackend::notOnClassPath).orElse("available: " + providers.keySet()) + ")")

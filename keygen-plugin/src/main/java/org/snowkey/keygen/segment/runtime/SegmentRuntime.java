@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.SegmentStatus;
 
 /**
@@ -38,6 +40,9 @@ public final class SegmentRuntime {
     private final Map<String, Entry> scopes = new HashMap<>();
 
     private volatile boolean shutdownHookInstalled;
+
+    /** Copy-on-write: added and removed with a Spring context, read once per new sequence. */
+    private final List<SegmentSequenceListener> listeners = new CopyOnWriteArrayList<>();
 
     SegmentRuntime(final WallClock clock, final ExecutorService fetchExecutor, final String owner) {
         this.clock = clock;
@@ -78,7 +83,7 @@ public final class SegmentRuntime {
             Entry entry = scopes.get(plan.scopeKey());
             if (entry == null) {
                 // Opening only builds a pool or starts a client, so it may run under the lock.
-                entry = new Entry(new SegmentScope(plan, plan.allocator().open(this.owner, plan.starts()), clock, fetchExecutor));
+                entry = new Entry(new SegmentScope(plan, plan.allocator().open(this.owner, plan.starts()), clock, fetchExecutor, this::sequenceCreated));
                 scopes.put(plan.scopeKey(), entry);
             }
             entry.owners.add(owner);
@@ -99,6 +104,29 @@ public final class SegmentRuntime {
             });
         }
         closing.forEach(SegmentRuntime::closeQuietly);
+    }
+
+    /**
+     * Tells {@code listener} of every sequence any scope creates from now on; sequences that exist already are in
+     * {@link #scopes()}. A listener added twice is told twice.
+     */
+    public void addSequenceListener(final SegmentSequenceListener listener) {
+        listeners.add(listener);
+    }
+
+    public void removeSequenceListener(final SegmentSequenceListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** Each listener on its own: one that fails is logged and fails neither the others nor the INSERT that created the sequence. */
+    private void sequenceCreated(final SegmentScope scope, final SegmentSequence sequence) {
+        for (SegmentSequenceListener each : listeners) {
+            try {
+                each.created(scope, sequence);
+            } catch (final RuntimeException ex) {
+                LOG.warn("SnowKey segment sequence '{}': a sequence listener failed: {}", sequence.key(), ex.toString());
+            }
+        }
     }
 
     /** Every live scope, for health and metrics. */

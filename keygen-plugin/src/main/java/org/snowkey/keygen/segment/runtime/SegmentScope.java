@@ -1,6 +1,8 @@
 package org.snowkey.keygen.segment.runtime;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,9 +35,13 @@ public final class SegmentScope {
 
     private final Map<String, SegmentSequence> sequences = new ConcurrentHashMap<>();
 
+    /** Told of each new sequence (the runtime's listeners, each guarded there); called once per sequence, never per key. */
+    private final SegmentSequenceListener listener;
+
     private volatile boolean closed;
 
-    SegmentScope(final SegmentPlan plan, final OpenAllocator allocator, final WallClock clock, final Executor fetchExecutor) {
+    SegmentScope(final SegmentPlan plan, final OpenAllocator allocator, final WallClock clock, final Executor fetchExecutor, final SegmentSequenceListener listener) {
+        this.listener = listener;
         this.scopeKey = plan.scopeKey();
         this.plan = plan;
         this.allocator = allocator;
@@ -67,11 +73,40 @@ public final class SegmentScope {
         SegmentSequence sequence = sequences.get(key);
         if (sequence == null) {
             if (closed) {
-                throw new RangeUnavailableException("SnowKey segment scope " + allocator.describe() + " is closed (its ShardingSphere context was closed)");
+                throw closedException();
             }
-            sequence = sequences.computeIfAbsent(key, each -> new SegmentSequence(each, allocator, plan.sequence(), clock, fetchExecutor));
+            boolean[] created = new boolean[1];
+            sequence = sequences.computeIfAbsent(key, each -> {
+                created[0] = true;
+                return new SegmentSequence(each, allocator, plan.sequence(), clock, fetchExecutor);
+            });
+            // close() may have set the flag after the check above and walked the map before this sequence was in it: it
+            // would never be closed, and its fetches would retry for ever against the closed pool or client. Put first,
+            // then read the flag (close() writes it, then walks): one of the two sees the other.
+            if (closed) {
+                sequence.close();
+                throw closedException();
+            }
+            if (created[0]) {
+                // Outside the map's lock, once the sequence is in place.
+                listener.created(this, sequence);
+            }
         }
         return sequence;
+    }
+
+    /** The sequences created so far, a live read-only view. */
+    public Collection<SegmentSequence> sequences() {
+        return Collections.unmodifiableCollection(sequences.values());
+    }
+
+    /** Whether the scope's last owner has left: its sequences issue nothing more from the allocator. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    private RangeUnavailableException closedException() {
+        return new RangeUnavailableException("SnowKey segment scope " + allocator.describe() + " is closed (its ShardingSphere context was closed)");
     }
 
     public List<SegmentStatus> statuses() {

@@ -12,6 +12,7 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.NumberRange;
+import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 
 /**
@@ -41,7 +42,7 @@ public final class TestAllocatorProvider implements SegmentAllocatorProvider {
     }
 
     @Override
-    public SegmentBackendSettings parse(final PropertyReader reader) {
+    public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
         String store = reader.text(STORE);
         if (store != null && store.contains("|")) {
             throw new InvalidSettingException(STORE, store, "a name without '|'");

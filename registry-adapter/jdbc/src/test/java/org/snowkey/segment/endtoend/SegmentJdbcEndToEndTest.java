@@ -77,12 +77,53 @@ class SegmentJdbcEndToEndTest {
 
     @Test
     void withoutAnAllocatorStartUpFailsNamingTheProp() throws Exception {
-        SegmentYamlFixture fixture = new SegmentYamlFixture(directory, Map.of());
+        String chain = startUpFailure(Map.of());
+        assertTrue(chain.contains("segment-allocator") && chain.contains("Standalone"), chain);
+    }
+
+    @Test
+    void anUnknownPropFailsStartUpNamingItAndTheKnownOnes() throws Exception {
+        String chain = startUpFailure(allocatorProps("segment-step-minimum", "10"));
+        assertTrue(chain.contains("Invalid SnowKey property 'segment-step-minimum' (value not shown): unknown property of SNOWKEY_SEGMENT"), chain);
+        assertTrue(chain.contains("known properties are [") && chain.contains("segment-step-min"), "lists the known props: " + chain);
+    }
+
+    @Test
+    void aBadStepFailsStartUpNamingThePropAndTheValue() throws Exception {
+        String zero = startUpFailure(allocatorProps("segment-step-min", "0"));
+        assertTrue(zero.contains("Invalid SnowKey property 'segment-step-min' = '0'"), zero);
+        String text = startUpFailure(allocatorProps("segment-step-max", "lots"));
+        assertTrue(text.contains("Invalid SnowKey property 'segment-step-max' = 'lots'"), text);
+        String belowMin = startUpFailure(allocatorProps("segment-step-min", "100", "segment-step-max", "50"));
+        assertTrue(belowMin.contains("Invalid SnowKey property 'segment-step-max' = '50'") && belowMin.contains("segment-step-min (100)"), belowMin);
+    }
+
+    @Test
+    void jdbcPropsWithoutSegmentAllocatorFailStartUpNamingPropAndValue() throws Exception {
+        Map<String, String> props = allocatorProps();
+        props.remove("segment-allocator");
+        String chain = startUpFailure(props);
+        // The first jdbc prop in name order is the one named.
+        assertTrue(chain.contains("Invalid SnowKey property 'jdbc-url' = 'jdbc:h2:file:"), chain);
+        assertTrue(chain.contains("segment-allocator is not set; set segment-allocator = jdbc"), chain);
+    }
+
+    @Test
+    void aStartValueThatCouldNeverApplyFailsStartUpNamingPropAndValue() throws Exception {
+        // Meant for t_order, but its key is <database>.t_order: silently ignored, t_order would restart at 1 below its rows.
+        String chain = startUpFailure(allocatorProps("segment-start-values", "t_order=1001"));
+        assertTrue(chain.contains("Invalid SnowKey property 'segment-start-values' = 't_order=1001'") && chain.contains("key 't_order' names no database"), chain);
+    }
+
+    /** Opening the YAML fails: every message of the cause chain, for the assertion to search. */
+    private String startUpFailure(final Map<String, String> props) throws Exception {
+        SegmentYamlFixture fixture = new SegmentYamlFixture(directory, props);
         Exception failure = assertThrows(Exception.class, fixture::open);
         StringBuilder chain = new StringBuilder();
         for (Throwable each = failure; each != null; each = each.getCause()) {
             chain.append(each.getMessage()).append(" | ");
         }
-        assertTrue(chain.toString().contains("segment-allocator") && chain.toString().contains("Standalone"), chain.toString());
+        assertTrue(SegmentRuntime.get().scopes().isEmpty(), "nothing opened: " + chain);
+        return chain.toString();
     }
 }

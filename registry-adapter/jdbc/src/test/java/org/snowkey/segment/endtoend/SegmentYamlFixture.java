@@ -24,11 +24,17 @@ import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFac
  */
 public final class SegmentYamlFixture {
 
-    private final String name = "seg_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private final String name;
 
     private final Path yaml;
 
     public SegmentYamlFixture(final Path directory, final Map<String, String> props) throws IOException, SQLException {
+        this(directory, randomName(), props);
+    }
+
+    /** @param name the logic database name, which is also the name of the in-memory H2 database behind it */
+    public SegmentYamlFixture(final Path directory, final String name, final Map<String, String> props) throws IOException, SQLException {
+        this.name = name;
         try (Connection connection = DriverManager.getConnection(h2Url(), "sa", ""); Statement statement = connection.createStatement()) {
             for (int table = 0; table < 2; table++) {
                 statement.execute("CREATE TABLE t_order_" + table + " (order_id BIGINT PRIMARY KEY, note VARCHAR(50))");
@@ -64,6 +70,11 @@ public final class SegmentYamlFixture {
         Files.writeString(yaml, text);
     }
 
+    /** A database name no other fixture of this JVM uses. */
+    public static String randomName() {
+        return "seg_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    }
+
     private String h2Url() {
         return "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false;MODE=MySQL";
     }
@@ -89,6 +100,47 @@ public final class SegmentYamlFixture {
 
     public Path yaml() {
         return yaml;
+    }
+
+    /** The logic database name; the default sequence key of a table is {@code <database>.<table>}. */
+    public String databaseName() {
+        return name;
+    }
+
+    /** Runs a statement on the physical H2 database, beside ShardingSphere (rows that were there before SnowKey). */
+    public void executePhysical(final String sql) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(h2Url(), "sa", ""); Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /** The keys of one physical table (e.g. {@code t_order_1}), read beside ShardingSphere. */
+    public List<Long> physicalKeys(final String table, final String keyColumn) throws SQLException {
+        List<Long> result = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection(h2Url(), "sa", ""); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT " + keyColumn + " FROM " + table)) {
+            while (rows.next()) {
+                result.add(rows.getLong(1));
+            }
+        }
+        return result;
+    }
+
+    /**
+     * The keys of a logic table in the order the rows were inserted, for rows whose note is their insert number (a
+     * whole number): read back through ShardingSphere, sorted by that number.
+     */
+    public static List<Long> keysInInsertOrder(final DataSource dataSource, final String logicTable, final String keyColumn) throws SQLException {
+        java.util.TreeMap<Integer, Long> byInsert = new java.util.TreeMap<>();
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT " + keyColumn + ", note FROM " + logicTable)) {
+            while (rows.next()) {
+                if (byInsert.put(Integer.parseInt(rows.getString(2)), rows.getLong(1)) != null) {
+                    throw new IllegalStateException("insert number " + rows.getString(2) + " twice in " + logicTable);
+                }
+            }
+        }
+        return new ArrayList<>(byInsert.values());
     }
 
     /** A data source of its own, which the test closes (ShardingSphere then releases the context's allocators). */

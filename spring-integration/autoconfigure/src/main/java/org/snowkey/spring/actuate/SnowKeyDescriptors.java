@@ -1,6 +1,8 @@
 package org.snowkey.spring.actuate;
 
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -10,6 +12,8 @@ import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseStatus;
+import org.snowkey.keygen.segment.SegmentStatus;
+import org.snowkey.keygen.segment.runtime.SegmentScope;
 import org.snowkey.spring.SnowKeyIdGenerator;
 
 /** What the endpoint shows, as plain values: instants as ISO-8601 text so that any JSON mapper renders them alike. */
@@ -37,7 +41,7 @@ public final class SnowKeyDescriptors {
         return ceilingMillis == LeaseGrant.UNBOUNDED ? "none" : instant(ceilingMillis);
     }
 
-    static Generator describe(final SnowKeyIdGenerator generator) {
+    static Generator describe(final SnowKeyIdGenerator generator, final List<SegmentScope> segmentScopes) {
         LeaseStatus status = generator.leaseStatus();
         Map<String, Stream> streams = new TreeMap<>();
         for (Map.Entry<String, SequenceStream> each : generator.streams().entrySet()) {
@@ -48,7 +52,20 @@ public final class SnowKeyDescriptors {
                 instant(status.expiresAtMillis()), ceiling(status.ceilingMillis()), status.renewals(), status.renewalFailures(),
                 generator.timeCacheMillis(), generator.idsIssued(), generator.clockBackWaits(),
                 new Layout(layout.workerIdBits(), layout.sequenceBits(), layout.sequenceLowBits(), instant(layout.epochMillis()),
-                        layout.idsPerMillisecond()), streams);
+                        layout.idsPerMillisecond()), streams, describeSegments(segmentScopes));
+    }
+
+    /** Every live segment scope and its sequences, ShardingSphere's and the bean's; scope keys and allocators without credentials. */
+    static List<SegmentScopeView> describeSegments(final List<SegmentScope> scopes) {
+        return scopes.stream().map(each -> new SegmentScopeView(shown(each.scopeKey()), shown(each.allocator()), each.sharedKey(),
+                SegmentHealth.sorted(each.statuses()).stream().map(SnowKeyDescriptors::describe).toList()))
+                .sorted(Comparator.comparing(SegmentScopeView::scope)).toList();
+    }
+
+    private static SegmentSequenceView describe(final SegmentStatus status) {
+        return new SegmentSequenceView(status.key(), status.step(), status.remaining(), SegmentHealth.round(status.keysPerSecond()),
+                Double.isFinite(status.runwaySeconds()) ? SegmentHealth.round(status.runwaySeconds()) : null, status.rangesFetched(), status.fetchFailures(),
+                SegmentHealth.millis(status.lastFetchNanos()), shown(status.lastFailure()), shown(status.stoppedBecause()));
     }
 
     static Decoded decode(final DecodedId decoded) {
@@ -58,7 +75,26 @@ public final class SnowKeyDescriptors {
     /** The generator of the scope, its lease and its streams. */
     public record Generator(String scope, String registry, String pool, int workerId, boolean leaseHealthy, String problem, String leaseExpiresAt,
                             String reservedCeiling, long renewals, long renewalFailures, long timeCacheMillis, long idsIssued, long clockBackWaits,
-                            Layout layout, Map<String, Stream> streams) {
+                            Layout layout, Map<String, Stream> streams, List<SegmentScopeView> segments) {
+    }
+
+    /**
+     * A live segment scope: one allocator and the sequences of its keys.
+     *
+     * @param sharedKey the one key of every table ({@code segment-key}), or null for a key per logic table
+     */
+    public record SegmentScopeView(String scope, String allocator, String sharedKey, List<SegmentSequenceView> sequences) {
+    }
+
+    /**
+     * One segment sequence.
+     *
+     * @param runwaySeconds null while nothing was issued recently (the runway is unbounded)
+     * @param lastFailure   null while the allocator answers
+     * @param stoppedBecause null unless the sequence stopped for good
+     */
+    public record SegmentSequenceView(String key, long step, long remaining, double keysPerSecond, Double runwaySeconds, long rangesFetched,
+                                      long fetchFailures, double lastFetchMillis, String lastFailure, String stoppedBecause) {
     }
 
     /** The id layout. */

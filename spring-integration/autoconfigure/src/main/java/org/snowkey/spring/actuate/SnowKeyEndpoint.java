@@ -1,11 +1,15 @@
 package org.snowkey.spring.actuate;
 
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
-/** {@code /actuator/snowkey}: the worker id, lease, time cache, ids issued and layout; {@code /actuator/snowkey/{id}} decodes an id. */
+/**
+ * {@code /actuator/snowkey}: the worker id, lease, time cache, ids issued and layout, and every live segment scope with
+ * its sequences ({@code segments}); {@code /actuator/snowkey/{id}} decodes an id.
+ */
 @Endpoint(id = "snowkey")
 public class SnowKeyEndpoint {
 
@@ -17,7 +21,7 @@ public class SnowKeyEndpoint {
 
     @ReadOperation
     public SnowKeyDescriptors.Generator snowkey() {
-        return SnowKeyDescriptors.describe(generator);
+        return SnowKeyDescriptors.describe(generator, SegmentRuntime.get().scopes());
     }
 
     /** Decodes an id with this generator's layout (ids made with another layout decode to other parts). */

@@ -3,10 +3,13 @@ package org.snowkey.spring.actuate;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseStatus;
+import org.snowkey.keygen.segment.SegmentStatus;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.spring.SnowKeyIdGenerator;
 
 /**
@@ -15,10 +18,12 @@ import org.snowkey.spring.SnowKeyIdGenerator;
  *
  * <p>UP while a worker id is held and ids can be issued on it. DOWN when the lease is lost, revoked or released, when
  * its reserved ceiling lies in the past (renewals have failed for a whole lease and new ids would fail closed), or
- * when the generator bean is closed.
+ * when the generator bean is closed, and when keys of a live segment sequence cannot be had ({@link SegmentHealth}:
+ * stopped for good, or no keys left while its allocator fails).
  *
  * <p>Details hold only what applies: a static worker id (set with {@code snowkey.worker-id}, or 0 when nothing is
- * configured) has no pool, no expiry, no ceiling and no renewals, so it reports none. Spring Boot rejects a null
+ * configured) has no pool, no expiry, no ceiling and no renewals, so it reports none; {@code segments} appears only
+ * while segment sequences exist (runway, step, fetch latency and failures of each). Spring Boot rejects a null
  * detail (and then logs a stack trace and reports DOWN on every call), so no value here is ever null.
  *
  * @param up whether the component is UP
@@ -30,8 +35,13 @@ public record SnowKeyHealth(boolean up, Map<String, Object> details) {
         details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
     }
 
-    /** The health of {@code generator} at {@code nowMillis}. */
+    /** The health of {@code generator} and of the JVM's segment sequences at {@code nowMillis}. */
     public static SnowKeyHealth of(final SnowKeyIdGenerator generator, final long nowMillis) {
+        return of(generator, SegmentRuntime.get().statuses(), nowMillis);
+    }
+
+    /** The health of {@code generator} and of these segment sequences at {@code nowMillis}. */
+    public static SnowKeyHealth of(final SnowKeyIdGenerator generator, final List<SegmentStatus> segments, final long nowMillis) {
         LeaseStatus status = generator.leaseStatus();
         boolean leased = status.pool() != null;
         boolean bounded = status.ceilingMillis() >= 0 && status.ceilingMillis() != LeaseGrant.UNBOUNDED;
@@ -57,10 +67,19 @@ public record SnowKeyHealth(boolean up, Map<String, Object> details) {
         if (generator.isClosed()) {
             problem = "the SnowKey generator bean is closed";
         }
+        String segmentProblem = SegmentHealth.problem(segments);
+        if (!segments.isEmpty()) {
+            details.put("segments", SegmentHealth.details(segments));
+        }
+        if (problem == null) {
+            problem = segmentProblem;
+        } else if (segmentProblem != null) {
+            problem = problem + "; " + segmentProblem;
+        }
         if (problem != null) {
             details.put("problem", SnowKeyDescriptors.shown(problem));
         }
-        return new SnowKeyHealth(status.healthy() && !ceilingPassed && !generator.isClosed(), details);
+        return new SnowKeyHealth(status.healthy() && !ceilingPassed && !generator.isClosed() && segmentProblem == null, details);
     }
 
     private static void putIfPresent(final Map<String, Object> details, final String name, final Object value) {

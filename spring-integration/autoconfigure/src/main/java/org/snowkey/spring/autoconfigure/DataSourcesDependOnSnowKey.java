@@ -3,6 +3,7 @@ package org.snowkey.spring.autoconfigure;
 import javax.sql.DataSource;
 
 import org.snowkey.spring.SnowKeyIdGenerator;
+import org.snowkey.spring.SnowKeySegments;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AbstractDependsOnBeanFactoryPostProcessor;
 
@@ -10,7 +11,8 @@ import org.springframework.boot.autoconfigure.AbstractDependsOnBeanFactoryPostPr
  * Orders the data sources around SnowKey, in both directions of the context's life:
  * <ul>
  *   <li>start-up: the {@link SnowKeyIdGenerator} (which publishes the {@code snowkey.*} defaults and acquires the
- *       lease) is created before any DataSource, so ShardingSphere's key generators find the defaults in place;</li>
+ *       lease), the {@code snowkey.segment.*} defaults ({@link SnowKeySegmentDefaults}) and the {@link SnowKeySegments}
+ *       bean are created before any DataSource, so ShardingSphere's key generators find the defaults in place;</li>
  *   <li>shutdown: every DataSource is closed first, then the ShardingSphere data sources behind
  *       {@code jdbc:shardingsphere:} URLs ({@link ShardingSphereDriverUrlRecorder}), and only then does the generator
  *       leave the scope and release the lease with the high-water mark of everything that was inserted.</li>
@@ -21,7 +23,7 @@ import org.springframework.boot.autoconfigure.AbstractDependsOnBeanFactoryPostPr
 class DataSourcesDependOnSnowKey extends AbstractDependsOnBeanFactoryPostProcessor {
 
     DataSourcesDependOnSnowKey() {
-        super(DataSource.class, SnowKeyIdGenerator.class);
+        super(DataSource.class, SnowKeyIdGenerator.class, SnowKeySegmentDefaults.class, SnowKeySegments.class);
     }
 
     @Override
@@ -36,6 +38,10 @@ class DataSourcesDependOnSnowKey extends AbstractDependsOnBeanFactoryPostProcess
             for (String generator : beanFactory.getBeanNamesForType(SnowKeyIdGenerator.class, true, false)) {
                 // The recorder is destroyed before the generator releases the lease.
                 beanFactory.registerDependentBean(generator, recorder);
+            }
+            for (String segments : beanFactory.getBeanNamesForType(SnowKeySegments.class, true, false)) {
+                // And before the segments bean leaves its scope, so the scope closes once, with nothing left issuing.
+                beanFactory.registerDependentBean(segments, recorder);
             }
         }
     }

@@ -7,7 +7,10 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.runtime.ScopePlan;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.segment.runtime.SegmentPlanner;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.spring.SnowKeyIdGenerator;
+import org.snowkey.spring.SnowKeySegments;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -20,7 +23,9 @@ import org.springframework.context.annotation.Configuration;
 /**
  * SnowKey in a Spring Boot application: {@code snowkey.*} become the defaults of every {@code IMPROVED_SNOWFLAKE}
  * key generator of the JVM, a {@link SnowKeyIdGenerator} bean shares their scope, the lease is acquired while the
- * context starts and released after the data sources have closed.
+ * context starts and released after the data sources have closed. Likewise {@code snowkey.segment.*} become the
+ * defaults of every {@code SNOWKEY_SEGMENT} key generator, and with {@code snowkey.segment.allocator} set a
+ * {@link SnowKeySegments} bean shares their scope.
  */
 @AutoConfiguration
 @ConditionalOnClass(SnowKeyRuntime.class)
@@ -65,6 +70,21 @@ public class SnowKeyAutoConfiguration {
         } catch (final RuntimeException ex) {
             throw new SnowKeyLeaseException("SnowKey could not obtain a worker id during start-up (scope " + plan.scopeKey() + "): " + ex.getMessage(), ex);
         }
+    }
+
+    /** Always there, so that invalid {@code snowkey.segment.*} values fail start-up even where no allocator is set. */
+    @Bean
+    @ConditionalOnMissingBean
+    public SnowKeySegmentDefaults snowKeySegmentDefaults(final SnowKeyProperties properties, final ApplicationContext context) {
+        return SnowKeySegmentDefaults.publish(SegmentPlanner.get(), properties, context.getClassLoader());
+    }
+
+    /** Only with an allocator: applications that do not use segments get no bean, no pool and no client. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = "snowkey.segment", name = "allocator")
+    public SnowKeySegments snowKeySegments(final SnowKeySegmentDefaults defaults) {
+        return defaults.open(SegmentPlanner.get(), SegmentRuntime.get());
     }
 
     @Bean

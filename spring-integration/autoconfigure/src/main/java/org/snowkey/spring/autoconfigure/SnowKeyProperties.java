@@ -67,6 +67,8 @@ public class SnowKeyProperties {
 
     private final Jdbc jdbc = new Jdbc();
 
+    private final Segment segment = new Segment();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -141,6 +143,10 @@ public class SnowKeyProperties {
 
     public Jdbc getJdbc() {
         return jdbc;
+    }
+
+    public Segment getSegment() {
+        return segment;
     }
 
     /** Worker id leases, shared by both registries. */
@@ -312,6 +318,234 @@ public class SnowKeyProperties {
 
         public void setCreateTable(final Boolean createTable) {
             this.createTable = createTable;
+        }
+    }
+
+    /**
+     * The {@code SNOWKEY_SEGMENT} key generator (dense keys below 2^53 from ranges of a central allocator): defaults of
+     * every such YAML key generator, and, with an allocator set, the {@code SnowKeySegments} bean. Its allocator has
+     * connection settings of its own ({@code snowkey.segment.jdbc.*}, {@code snowkey.segment.zookeeper.*}), apart from
+     * the worker-id lease's: the two may live in different stores, and the lease table is not a segment table.
+     */
+    public static class Segment {
+
+        /**
+         * Where ranges come from: jdbc (a counter table) or zookeeper (a counter node per key). Setting it creates the
+         * SnowKeySegments bean. Unset: YAML key generators in ShardingSphere Cluster mode with ZooKeeper take ranges
+         * from the mode's ensemble; in Standalone mode they fail start-up.
+         */
+        private String allocator;
+
+        /** One sequence key for every table, instead of one per logic table (database.table). */
+        private String key;
+
+        /** The first key of every sequence (1 to 2^53 - 1); only ever raises a key's counter. */
+        private Long startValue;
+
+        /** First keys by sequence key, comma-separated: orders.t_order=1000001, invoice=5001. */
+        private String startValues;
+
+        /** The smallest range asked for, in keys; the first range of a sequence has this size. */
+        private Long stepMin;
+
+        /** The largest range asked for, in keys. */
+        private Long stepMax;
+
+        /**
+         * How long a range should last at the recent issue rate: the step doubles when ranges last under half of it and
+         * halves when they last over twice it. Up to 1 day. Bare numbers are milliseconds.
+         */
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration rangeLifetime;
+
+        /** How much of a range is used, in percent (0 to 99), when the next range is fetched in the background. */
+        private Integer prefetchPercent;
+
+        /**
+         * How long an insert waits for a range when both buffers are empty, before failing naming the key and the
+         * allocator. Up to 10 minutes. Bare numbers are milliseconds.
+         */
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration fetchTimeout;
+
+        private final SegmentJdbc jdbc = new SegmentJdbc();
+
+        private final SegmentZooKeeper zookeeper = new SegmentZooKeeper();
+
+        public String getAllocator() {
+            return allocator;
+        }
+
+        public void setAllocator(final String allocator) {
+            this.allocator = allocator;
+        }
+
+        public String getKey() {
+            return key;
+        }
+
+        public void setKey(final String key) {
+            this.key = key;
+        }
+
+        public Long getStartValue() {
+            return startValue;
+        }
+
+        public void setStartValue(final Long startValue) {
+            this.startValue = startValue;
+        }
+
+        public String getStartValues() {
+            return startValues;
+        }
+
+        public void setStartValues(final String startValues) {
+            this.startValues = startValues;
+        }
+
+        public Long getStepMin() {
+            return stepMin;
+        }
+
+        public void setStepMin(final Long stepMin) {
+            this.stepMin = stepMin;
+        }
+
+        public Long getStepMax() {
+            return stepMax;
+        }
+
+        public void setStepMax(final Long stepMax) {
+            this.stepMax = stepMax;
+        }
+
+        public Duration getRangeLifetime() {
+            return rangeLifetime;
+        }
+
+        public void setRangeLifetime(final Duration rangeLifetime) {
+            this.rangeLifetime = rangeLifetime;
+        }
+
+        public Integer getPrefetchPercent() {
+            return prefetchPercent;
+        }
+
+        public void setPrefetchPercent(final Integer prefetchPercent) {
+            this.prefetchPercent = prefetchPercent;
+        }
+
+        public Duration getFetchTimeout() {
+            return fetchTimeout;
+        }
+
+        public void setFetchTimeout(final Duration fetchTimeout) {
+            this.fetchTimeout = fetchTimeout;
+        }
+
+        public SegmentJdbc getJdbc() {
+            return jdbc;
+        }
+
+        public SegmentZooKeeper getZookeeper() {
+            return zookeeper;
+        }
+    }
+
+    /** The segment allocator's database (snowkey.segment.allocator=jdbc). */
+    public static class SegmentJdbc {
+
+        /** JDBC URL of the database holding the counter table (H2, MySQL/MariaDB, PostgreSQL). */
+        private String url;
+
+        /** Database user. */
+        private String username;
+
+        /** Database password; never logged or shown in messages. */
+        private String password;
+
+        /** Counter table name (letters, digits, '_', optionally schema-qualified); its range log is this name plus _log. Default snowkey_segment. */
+        private String table;
+
+        /** Whether to create the counter and log tables when they are missing; set false and run the DDL yourself. */
+        private Boolean createTable;
+
+        public String getUrl() {
+            return url;
+        }
+
+        public void setUrl(final String url) {
+            this.url = url;
+        }
+
+        public String getUsername() {
+            return username;
+        }
+
+        public void setUsername(final String username) {
+            this.username = username;
+        }
+
+        public String getPassword() {
+            return password;
+        }
+
+        public void setPassword(final String password) {
+            this.password = password;
+        }
+
+        public String getTable() {
+            return table;
+        }
+
+        public void setTable(final String table) {
+            this.table = table;
+        }
+
+        public Boolean getCreateTable() {
+            return createTable;
+        }
+
+        public void setCreateTable(final Boolean createTable) {
+            this.createTable = createTable;
+        }
+    }
+
+    /** The segment allocator's ZooKeeper (snowkey.segment.allocator=zookeeper): counter nodes under /namespace/snowkey/segments. */
+    public static class SegmentZooKeeper {
+
+        /** host:port[,host:port...] of the ensemble. Default: the server lists of ShardingSphere's Cluster mode (YAML key generators only). */
+        private String serverLists;
+
+        /** Counter nodes live at /namespace/snowkey/segments/key. Default: the Cluster mode namespace, else "snowkey". */
+        private String namespace;
+
+        /** user:password; counter and log nodes then carry a digest ACL: anyone may read, only this user may write or delete. */
+        private String digest;
+
+        public String getServerLists() {
+            return serverLists;
+        }
+
+        public void setServerLists(final String serverLists) {
+            this.serverLists = serverLists;
+        }
+
+        public String getNamespace() {
+            return namespace;
+        }
+
+        public void setNamespace(final String namespace) {
+            this.namespace = namespace;
+        }
+
+        public String getDigest() {
+            return digest;
+        }
+
+        public void setDigest(final String digest) {
+            this.digest = digest;
         }
     }
 }

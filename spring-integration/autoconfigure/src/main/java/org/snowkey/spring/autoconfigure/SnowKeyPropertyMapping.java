@@ -11,18 +11,25 @@ import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.SequenceScope;
 import org.snowkey.keygen.config.SettingText;
 import org.snowkey.keygen.lease.KnownLeaseBackend;
+import org.snowkey.keygen.segment.SegmentSettings;
+import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.springframework.util.ClassUtils;
 
 /**
- * The one table between {@code snowkey.*} properties and key generator props: used to build the props, and to say
- * which {@code snowkey.*} property an {@link InvalidSettingException} of the key generator is about. The prop names
- * come from the plugin ({@link PropertyNames}, {@link KnownLeaseBackend}); defaults are not restated here: a
- * {@code snowkey.*} property that is not set emits no prop, and the key generator applies its own default.
+ * The one table between {@code snowkey.*} properties and key generator props, one per key generator: used to build
+ * the props, and to say which {@code snowkey.*} property an {@link InvalidSettingException} of the key generator is
+ * about. The prop names come from the plugin ({@link PropertyNames}, {@link SegmentProps}, {@link KnownLeaseBackend});
+ * defaults are not restated here: a {@code snowkey.*} property that is not set emits no prop, and the key generator
+ * applies its own default. The two key generators need two tables: both have a {@code jdbc-url} prop, and each maps
+ * it from a property of its own ({@code snowkey.jdbc.url}, {@code snowkey.segment.jdbc.url}).
  */
 public final class SnowKeyPropertyMapping {
 
-    /** Key generator prop to its {@code snowkey.*} property, in the order of the configuration reference. */
+    /** {@code IMPROVED_SNOWFLAKE} prop to its {@code snowkey.*} property, in the order of the configuration reference. */
     private static final Map<String, Entry> ENTRIES = new LinkedHashMap<>();
+
+    /** {@code SNOWKEY_SEGMENT} prop to its {@code snowkey.segment.*} property. */
+    private static final Map<String, Entry> SEGMENT_ENTRIES = new LinkedHashMap<>();
 
     static {
         add(PropertyNames.WORKER_ID_BITS, "snowkey.worker-id-bits", SnowKeyProperties::getWorkerIdBits);
@@ -46,6 +53,25 @@ public final class SnowKeyPropertyMapping {
         addBackend(KnownLeaseBackend.JDBC, "password", p -> p.getJdbc().getPassword());
         addBackend(KnownLeaseBackend.JDBC, "table", p -> p.getJdbc().getTable());
         addBackend(KnownLeaseBackend.JDBC, "create-table", p -> p.getJdbc().getCreateTable());
+
+        addSegment(SegmentProps.ALLOCATOR, "allocator", p -> p.getSegment().getAllocator());
+        addSegment(SegmentProps.KEY, "key", p -> p.getSegment().getKey());
+        addSegment(SegmentProps.START_VALUE, "start-value", p -> p.getSegment().getStartValue());
+        addSegment(SegmentProps.START_VALUES, "start-values", p -> p.getSegment().getStartValues());
+        addSegment(SegmentSettings.STEP_MIN, "step-min", p -> p.getSegment().getStepMin());
+        addSegment(SegmentSettings.STEP_MAX, "step-max", p -> p.getSegment().getStepMax());
+        addSegment(SegmentSettings.RANGE_LIFETIME_MILLISECONDS, "range-lifetime", p -> p.getSegment().getRangeLifetime());
+        addSegment(SegmentSettings.PREFETCH_PERCENT, "prefetch-percent", p -> p.getSegment().getPrefetchPercent());
+        addSegment(SegmentSettings.FETCH_TIMEOUT_MILLISECONDS, "fetch-timeout", p -> p.getSegment().getFetchTimeout());
+        // The allocator's props are spelled as the lease's (<registry>-<name>), its properties snowkey.segment.<registry>.<name>.
+        addSegmentBackend(KnownLeaseBackend.ZOOKEEPER, "server-lists", p -> p.getSegment().getZookeeper().getServerLists());
+        addSegmentBackend(KnownLeaseBackend.ZOOKEEPER, "namespace", p -> p.getSegment().getZookeeper().getNamespace());
+        addSegmentBackend(KnownLeaseBackend.ZOOKEEPER, "digest", p -> p.getSegment().getZookeeper().getDigest());
+        addSegmentBackend(KnownLeaseBackend.JDBC, "url", p -> p.getSegment().getJdbc().getUrl());
+        addSegmentBackend(KnownLeaseBackend.JDBC, "username", p -> p.getSegment().getJdbc().getUsername());
+        addSegmentBackend(KnownLeaseBackend.JDBC, "password", p -> p.getSegment().getJdbc().getPassword());
+        addSegmentBackend(KnownLeaseBackend.JDBC, "table", p -> p.getSegment().getJdbc().getTable());
+        addSegmentBackend(KnownLeaseBackend.JDBC, "create-table", p -> p.getSegment().getJdbc().getCreateTable());
     }
 
     private SnowKeyPropertyMapping() {
@@ -59,10 +85,27 @@ public final class SnowKeyPropertyMapping {
         ENTRIES.put(backend.propPrefix() + name, new Entry("snowkey." + backend.registry() + "." + name, getter, backend));
     }
 
-    /** Key generator prop names to {@code snowkey.*} names. */
+    private static void addSegment(final String prop, final String name, final Function<SnowKeyProperties, Object> getter) {
+        SEGMENT_ENTRIES.put(prop, new Entry("snowkey.segment." + name, getter, null));
+    }
+
+    private static void addSegmentBackend(final KnownLeaseBackend backend, final String name, final Function<SnowKeyProperties, Object> getter) {
+        SEGMENT_ENTRIES.put(backend.propPrefix() + name, new Entry("snowkey.segment." + backend.registry() + "." + name, getter, backend));
+    }
+
+    /** {@code IMPROVED_SNOWFLAKE} prop names to {@code snowkey.*} names. */
     public static Map<String, String> names() {
+        return names(ENTRIES);
+    }
+
+    /** {@code SNOWKEY_SEGMENT} prop names to {@code snowkey.segment.*} names. */
+    public static Map<String, String> segmentNames() {
+        return names(SEGMENT_ENTRIES);
+    }
+
+    private static Map<String, String> names(final Map<String, Entry> table) {
         Map<String, String> result = new LinkedHashMap<>();
-        ENTRIES.forEach((prop, entry) -> result.put(prop, entry.springName()));
+        table.forEach((prop, entry) -> result.put(prop, entry.springName()));
         return result;
     }
 
@@ -75,12 +118,26 @@ public final class SnowKeyPropertyMapping {
      * @throws SnowKeyConfigurationException naming the {@code snowkey.*} property whose backend is missing
      */
     public static Properties toProps(final SnowKeyProperties properties, final ClassLoader classLoader) {
-        String registry = properties.getLease().getRegistry();
-        KnownLeaseBackend.byRegistry(registry).filter(each -> !present(each, classLoader)).ifPresent(each -> {
-            throw missing("snowkey.lease.registry", registry, each);
+        return toProps(ENTRIES, "snowkey.lease.registry", properties.getLease().getRegistry(), properties, classLoader);
+    }
+
+    /**
+     * The {@code SNOWKEY_SEGMENT} props for these settings, as {@link #toProps} builds the {@code IMPROVED_SNOWFLAKE}
+     * ones: an allocator's values only when its backend is on the class path.
+     *
+     * @throws SnowKeyConfigurationException naming the {@code snowkey.segment.*} property whose backend is missing
+     */
+    public static Properties toSegmentProps(final SnowKeyProperties properties, final ClassLoader classLoader) {
+        return toProps(SEGMENT_ENTRIES, "snowkey.segment.allocator", properties.getSegment().getAllocator(), properties, classLoader);
+    }
+
+    private static Properties toProps(final Map<String, Entry> table, final String backendProperty, final String backendName, final SnowKeyProperties properties,
+                                      final ClassLoader classLoader) {
+        KnownLeaseBackend.byRegistry(backendName).filter(each -> !present(each, classLoader)).ifPresent(each -> {
+            throw missing(backendProperty, backendName, each);
         });
         Properties props = new Properties();
-        ENTRIES.forEach((prop, entry) -> {
+        table.forEach((prop, entry) -> {
             Object value = entry.getter().apply(properties);
             if (value == null || value instanceof String text && text.isBlank()) {
                 return;
@@ -117,7 +174,16 @@ public final class SnowKeyPropertyMapping {
      * built from the exception's fields, never from its message text.
      */
     public static SnowKeyConfigurationException translate(final InvalidSettingException ex, final SnowKeyProperties properties) {
-        Entry entry = ENTRIES.get(ex.property());
+        return translate(ENTRIES, ex, properties);
+    }
+
+    /** As {@link #translate}, for a complaint of {@code SNOWKEY_SEGMENT} about its props: names the {@code snowkey.segment.*} property. */
+    public static SnowKeyConfigurationException translateSegment(final InvalidSettingException ex, final SnowKeyProperties properties) {
+        return translate(SEGMENT_ENTRIES, ex, properties);
+    }
+
+    private static SnowKeyConfigurationException translate(final Map<String, Entry> table, final InvalidSettingException ex, final SnowKeyProperties properties) {
+        Entry entry = table.get(ex.property());
         if (entry == null) {
             return new SnowKeyConfigurationException(ex.property(), ex.getMessage(), ex);
         }

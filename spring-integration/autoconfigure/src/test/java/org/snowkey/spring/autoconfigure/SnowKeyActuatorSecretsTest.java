@@ -142,6 +142,59 @@ class SnowKeyActuatorSecretsTest {
         });
     }
 
+    /** The segment allocator's password, in its URL or its own property, shows nowhere: health, endpoint, env, configprops, meters. */
+    @ParameterizedTest
+    @ValueSource(strings = {"snowkey.segment.jdbc.url=jdbc:h2:mem:seg_secret_a;DB_CLOSE_DELAY=-1;USER=sa;PASSWORD=" + SECRET,
+            "snowkey.segment.jdbc.url=jdbc:h2:mem:seg_secret_b;DB_CLOSE_DELAY=-1|snowkey.segment.jdbc.username=sa|snowkey.segment.jdbc.password=" + SECRET})
+    void segmentAllocatorSecretsAreNotShown(final String properties) {
+        runner.withConfiguration(AutoConfigurations.of(SnowKeyMetricsAutoConfiguration.class))
+                .withPropertyValues("snowkey.segment.allocator=jdbc").withPropertyValues(properties.split("\\|")).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    context.getBean(org.snowkey.spring.SnowKeySegments.class).sequence("secretive").nextIds(3);
+                    io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+                    context.getBean(org.snowkey.spring.actuate.SnowKeySegmentMetrics.class).bindTo(registry);
+                    List<SanitizingFunction> sanitizers = context.getBeanProvider(SanitizingFunction.class).orderedStream().toList();
+                    EnvironmentEndpoint env = new EnvironmentEndpoint(context.getEnvironment(), sanitizers, Show.ALWAYS);
+                    ConfigurationPropertiesReportEndpoint configprops = new ConfigurationPropertiesReportEndpoint(sanitizers, Show.ALWAYS);
+                    configprops.setApplicationContext(context);
+                    ObjectMapper json = new ObjectMapper();
+                    String shown = actuatorOutput(context) + json.writeValueAsString(env.environment("snowkey.*"))
+                            + json.writeValueAsString(configprops.configurationPropertiesWithPrefix("snowkey"))
+                            + registry.getMeters().stream().map(each -> each.getId().toString()).toList();
+                    assertThat(shown).contains("jdbc:h2:mem:seg_secret_").contains("secretive").contains("snowkey.segment.jdbc.url")
+                            .contains("snowkey.segment.keys.issued");
+                    assertNoSecret(shown);
+                });
+    }
+
+    @Test
+    void segmentZooKeeperDigestIsNotShown() {
+        runner.withPropertyValues("snowkey.segment.allocator=zookeeper", "snowkey.segment.zookeeper.server-lists=" + zookeeper.getConnectString(),
+                "snowkey.segment.zookeeper.namespace=segsecret", "snowkey.segment.zookeeper.digest=snowkey:" + SECRET).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(org.snowkey.spring.SnowKeySegments.class).sequence("zk_secretive").nextId()).isEqualTo(1);
+                    List<SanitizingFunction> sanitizers = context.getBeanProvider(SanitizingFunction.class).orderedStream().toList();
+                    EnvironmentEndpoint env = new EnvironmentEndpoint(context.getEnvironment(), sanitizers, Show.ALWAYS);
+                    ObjectMapper json = new ObjectMapper();
+                    String shown = actuatorOutput(context) + json.writeValueAsString(env.environmentEntry("snowkey.segment.zookeeper.digest"));
+                    assertThat(shown).contains(zookeeper.getConnectString()).contains("zk_secretive");
+                    assertNoSecret(shown);
+                });
+    }
+
+    /** A secret of a setting that cannot apply is named, never quoted. */
+    @Test
+    void aSegmentPasswordThatCannotApplyIsNotQuoted() {
+        runner.withPropertyValues("snowkey.segment.jdbc.password=" + SECRET).run(context -> {
+            assertThat(context).hasFailed();
+            StringWriter trace = new StringWriter();
+            context.getStartupFailure().printStackTrace(new PrintWriter(trace));
+            FailureAnalysis analysis = new SnowKeyFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).startsWith("Invalid SnowKey property 'snowkey.segment.jdbc.password' = '(hidden)': cannot apply");
+            assertNoSecret(trace + analysis.getDescription() + analysis.getAction());
+        });
+    }
+
     private static String actuatorOutput(final ConfigurableApplicationContext context) throws Exception {
         ObjectMapper json = new ObjectMapper();
         return json.writeValueAsString(SnowKeyHealth.of(context.getBean(SnowKeyIdGenerator.class), System.currentTimeMillis()).details()) + json.writeValueAsString(context.getBean(SnowKeyEndpoint.class).snowkey());

@@ -57,7 +57,56 @@ class SnowKeyInvalidPropertiesTest {
                 // Values Spring cannot convert fail in Spring's binder, which names the property too.
                 Arguments.of("snowkey.sequence-scope", new String[] {"snowkey.sequence-scope=column"}),
                 Arguments.of("snowkey.lease.duration", new String[] {"snowkey.lease.duration=forever"}),
-                Arguments.of("snowkey.jdbc.create-table", new String[] {"snowkey.jdbc.create-table=maybe"}));
+                Arguments.of("snowkey.jdbc.create-table", new String[] {"snowkey.jdbc.create-table=maybe"}),
+                // snowkey.segment.*: checked at start-up whether or not an allocator is set.
+                Arguments.of("snowkey.segment.allocator", new String[] {"snowkey.segment.allocator=etcd"}),
+                Arguments.of("snowkey.segment.step-min", new String[] {"snowkey.segment.step-min=0"}),
+                Arguments.of("snowkey.segment.step-max", new String[] {"snowkey.segment.step-min=100", "snowkey.segment.step-max=10"}),
+                Arguments.of("snowkey.segment.range-lifetime", new String[] {"snowkey.segment.range-lifetime=2d"}),
+                Arguments.of("snowkey.segment.prefetch-percent", new String[] {"snowkey.segment.prefetch-percent=100"}),
+                Arguments.of("snowkey.segment.fetch-timeout", new String[] {"snowkey.segment.fetch-timeout=11m"}),
+                Arguments.of("snowkey.segment.start-value", new String[] {"snowkey.segment.start-value=0"}),
+                Arguments.of("snowkey.segment.start-values", new String[] {"snowkey.segment.start-values=orders.t_order"}),
+                Arguments.of("snowkey.segment.start-values", new String[] {"snowkey.segment.start-values=orders.t_order=-5"}),
+                Arguments.of("snowkey.segment.key", new String[] {"snowkey.segment.key=" + "k".repeat(192)}),
+                Arguments.of("snowkey.segment.jdbc.url", new String[] {"snowkey.segment.jdbc.url=jdbc:h2:mem:x"}),
+                Arguments.of("snowkey.segment.jdbc.url", new String[] {"snowkey.segment.allocator=jdbc"}),
+                Arguments.of("snowkey.segment.jdbc.url", new String[] {"snowkey.segment.allocator=jdbc", "snowkey.segment.jdbc.url=h2:mem:x"}),
+                Arguments.of("snowkey.segment.jdbc.table", new String[] {"snowkey.segment.allocator=jdbc", "snowkey.segment.jdbc.url=jdbc:h2:mem:x",
+                    "snowkey.segment.jdbc.table=drop;table"}),
+                Arguments.of("snowkey.segment.zookeeper.server-lists", new String[] {"snowkey.segment.allocator=zookeeper"}),
+                Arguments.of("snowkey.segment.zookeeper.server-lists", new String[] {"snowkey.segment.allocator=jdbc", "snowkey.segment.jdbc.url=jdbc:h2:mem:x",
+                    "snowkey.segment.zookeeper.server-lists=127.0.0.1:2181"}),
+                Arguments.of("snowkey.segment.zookeeper.digest", new String[] {"snowkey.segment.allocator=zookeeper",
+                    "snowkey.segment.zookeeper.server-lists=127.0.0.1:2181", "snowkey.segment.zookeeper.digest=no-colon"}),
+                Arguments.of("snowkey.segment.step-min", new String[] {"snowkey.segment.step-min=many"}),
+                Arguments.of("snowkey.segment.fetch-timeout", new String[] {"snowkey.segment.fetch-timeout=soon"}));
+    }
+
+    /** The value is quoted as Spring was given it (durations in Spring's spelling), with the plugin's prop beside it. */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "snowkey.segment.step-min=0|Invalid SnowKey property 'snowkey.segment.step-min' = '0': ",
+        "snowkey.segment.prefetch-percent=100|Invalid SnowKey property 'snowkey.segment.prefetch-percent' = '100': ",
+        "snowkey.segment.range-lifetime=2d|Invalid SnowKey property 'snowkey.segment.range-lifetime' = '172800000ms': ",
+        "snowkey.segment.allocator=etcd|Invalid SnowKey property 'snowkey.segment.allocator' = 'etcd': "})
+    void segmentFailureQuotesTheValue(final String setting, final String expectedStart) {
+        runner.withPropertyValues(setting).run(context -> {
+            FailureAnalysis analysis = new SnowKeyFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).startsWith(expectedStart).contains("(key generator prop 'segment-");
+        });
+    }
+
+    /** A rejected setting is not left behind as a default for the ShardingSphere key generators built later in the JVM. */
+    @org.junit.jupiter.api.Test
+    void invalidSegmentSettingsAreNotPublished() {
+        runner.withPropertyValues("snowkey.segment.step-min=77").run(context -> assertThat(context).hasNotFailed());
+        assertThat(org.snowkey.keygen.segment.runtime.SegmentPlanner.get().parseInheritingDefaults(new java.util.Properties()).sequence().minStep())
+                .isEqualTo(77);
+        runner.withPropertyValues("snowkey.segment.step-min=78", "snowkey.segment.prefetch-percent=100").run(context -> assertThat(context).hasFailed());
+        assertThat(org.snowkey.keygen.segment.runtime.SegmentPlanner.get().parseInheritingDefaults(new java.util.Properties()).sequence().minStep())
+                .isEqualTo(org.snowkey.keygen.segment.SegmentSettings.defaults().minStep());
     }
 
     @ParameterizedTest(name = "{0}: {1}")

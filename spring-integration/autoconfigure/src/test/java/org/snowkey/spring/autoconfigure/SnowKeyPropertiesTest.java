@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.GeneratorSettings;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.lease.store.jdbc.JdbcLeaseProps;
 import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProps;
@@ -36,8 +37,60 @@ class SnowKeyPropertiesTest {
     }
 
     @Test
+    void mirrorsEverySegmentKeyGeneratorProp() {
+        Set<String> all = new HashSet<>(SegmentProps.NAMES);
+        all.addAll(ZooKeeperLeaseProps.NAMES);
+        all.addAll(JdbcLeaseProps.NAMES);
+        assertThat(SnowKeyPropertyMapping.segmentNames().keySet()).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(SnowKeyPropertyMapping.segmentNames().values()).allMatch(each -> each.startsWith("snowkey.segment."));
+    }
+
+    @Test
     void nothingSetEmitsNothingSoTheKeyGeneratorDefaultsApply() {
         assertThat(SnowKeyPropertyMapping.toProps(new SnowKeyProperties(), getClass().getClassLoader())).isEmpty();
+        assertThat(SnowKeyPropertyMapping.toSegmentProps(new SnowKeyProperties(), getClass().getClassLoader())).isEmpty();
+    }
+
+    @Test
+    void bindsEverySegmentPropertyToItsPropApartFromTheLeaseConnection() {
+        runner.withPropertyValues("snowkey.enabled=false", "snowkey.jdbc.url=jdbc:h2:mem:leases", "snowkey.jdbc.table=leases",
+                "snowkey.segment.allocator=jdbc", "snowkey.segment.key=shared", "snowkey.segment.start-value=1000",
+                "snowkey.segment.start-values=orders.t_order=5001, invoice=7", "snowkey.segment.step-min=20", "snowkey.segment.step-max=4000",
+                "snowkey.segment.range-lifetime=30s", "snowkey.segment.prefetch-percent=25", "snowkey.segment.fetch-timeout=1500ms",
+                "snowkey.segment.jdbc.url=jdbc:h2:mem:ranges", "snowkey.segment.jdbc.username=seg", "snowkey.segment.jdbc.password=pw2",
+                "snowkey.segment.jdbc.table=ranges", "snowkey.segment.jdbc.create-table=false", "snowkey.segment.zookeeper.server-lists=zk9:2181",
+                "snowkey.segment.zookeeper.namespace=segs", "snowkey.segment.zookeeper.digest=seg:key")
+                .withUserConfiguration(BindOnly.class)
+                .run(context -> {
+                    SnowKeyProperties properties = context.getBean(SnowKeyProperties.class);
+                    assertThat(SnowKeyPropertyMapping.toSegmentProps(properties, getClass().getClassLoader())).isEqualTo(expected(Map.ofEntries(
+                            Map.entry("segment-allocator", "jdbc"), Map.entry("segment-key", "shared"), Map.entry("segment-start-value", "1000"),
+                            Map.entry("segment-start-values", "orders.t_order=5001, invoice=7"), Map.entry("segment-step-min", "20"),
+                            Map.entry("segment-step-max", "4000"), Map.entry("segment-range-lifetime-milliseconds", "30000"),
+                            Map.entry("segment-prefetch-percent", "25"), Map.entry("segment-fetch-timeout-milliseconds", "1500"),
+                            Map.entry("jdbc-url", "jdbc:h2:mem:ranges"), Map.entry("jdbc-username", "seg"), Map.entry("jdbc-password", "pw2"),
+                            Map.entry("jdbc-table", "ranges"), Map.entry("jdbc-create-table", "false"), Map.entry("zookeeper-server-lists", "zk9:2181"),
+                            Map.entry("zookeeper-namespace", "segs"), Map.entry("zookeeper-digest", "seg:key"))));
+                    // The lease's connection stays the lease's.
+                    assertThat(SnowKeyPropertyMapping.toProps(properties, getClass().getClassLoader()))
+                            .isEqualTo(expected(Map.of("jdbc-url", "jdbc:h2:mem:leases", "jdbc-table", "leases")));
+                });
+    }
+
+    /** The published defaults reach a key generator built with no props, as ShardingSphere builds one from YAML. */
+    @Test
+    void aSegmentKeyGeneratorWithoutPropsInheritsTheSettings() {
+        runner.withPropertyValues("snowkey.segment.step-min=30", "snowkey.segment.step-max=300", "snowkey.segment.prefetch-percent=40",
+                "snowkey.segment.start-value=900").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings inherited = org.snowkey.keygen.segment.runtime.SegmentPlanner.get()
+                            .parseInheritingDefaults(new Properties());
+                    assertThat(inherited.sequence()).isEqualTo(new org.snowkey.keygen.segment.SegmentSettings(30, 300,
+                            org.snowkey.keygen.segment.SegmentSettings.defaults().targetLifetimeMillis(), 40,
+                            org.snowkey.keygen.segment.SegmentSettings.defaults().fetchTimeoutMillis()));
+                    assertThat(inherited.starts().defaultStart()).isEqualTo(900);
+                    assertThat(inherited.allocator()).isNull();
+                });
     }
 
     @Test
@@ -86,7 +139,8 @@ class SnowKeyPropertiesTest {
                 documented.add(each.get("name").asText());
             }
         }
-        assertThat(documented).containsAll(SnowKeyPropertyMapping.names().values()).contains("snowkey.enabled");
+        assertThat(documented).containsAll(SnowKeyPropertyMapping.names().values()).containsAll(SnowKeyPropertyMapping.segmentNames().values())
+                .contains("snowkey.enabled");
     }
 
     private static Properties expected(final Map<String, String> entries) {

@@ -45,6 +45,13 @@ class SnowKeyWithoutRegistryAdapterTest {
         });
     }
 
+    /** Segment settings that need no allocator backend still start. */
+    @Test
+    void segmentSizingWithoutAnAllocatorStarts() {
+        runner.withPropertyValues("snowkey.segment.step-min=100", "snowkey.segment.start-value=5").run(context -> assertThat(context).hasNotFailed()
+                .doesNotHaveBean(org.snowkey.spring.SnowKeySegments.class));
+    }
+
     @Test
     void noSettingsAtAllStart() {
         runner.run(context -> assertThat(context).hasNotFailed().hasSingleBean(SnowKeyIdGenerator.class));
@@ -53,7 +60,10 @@ class SnowKeyWithoutRegistryAdapterTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"snowkey.lease.registry=jdbc, snowkey.lease.registry, JDBC", "snowkey.lease.registry=zookeeper, snowkey.lease.registry, ZooKeeper",
         "snowkey.jdbc.url=jdbc:h2:mem:x, snowkey.jdbc.url, JDBC", "snowkey.zookeeper.server-lists=zk:2181, snowkey.zookeeper.server-lists, ZooKeeper",
-        "snowkey.jdbc.create-table=false, snowkey.jdbc.create-table, JDBC"})
+        "snowkey.jdbc.create-table=false, snowkey.jdbc.create-table, JDBC",
+        "snowkey.segment.allocator=jdbc, snowkey.segment.allocator, JDBC", "snowkey.segment.allocator=zookeeper, snowkey.segment.allocator, ZooKeeper",
+        "snowkey.segment.jdbc.url=jdbc:h2:mem:x, snowkey.segment.jdbc.url, JDBC",
+        "snowkey.segment.zookeeper.server-lists=zk:2181, snowkey.segment.zookeeper.server-lists, ZooKeeper"})
     void aRegistryWithoutItsBackendFailsNamingTheArtifact(final String setting, final String property, final String backend) {
         runner.withPropertyValues(setting).run(context -> {
             assertThat(context).hasFailed();

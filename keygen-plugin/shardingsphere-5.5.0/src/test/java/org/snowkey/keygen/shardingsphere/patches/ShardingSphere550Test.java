@@ -1,39 +1,82 @@
 package org.snowkey.keygen.shardingsphere.patches;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.lang.reflect.Field;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.List;
+
+import javax.sql.DataSource;
 
 import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;
+import org.apache.shardingsphere.mode.manager.ContextManager;
+import org.apache.shardingsphere.mode.manager.listener.ContextManagerLifecycleListener;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.shardingsphere.ContextLifecycleListener;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+import org.snowkey.keygen.testkit.LineContract;
 import org.snowkey.keygen.testkit.LineFixture;
 
 /**
- * ShardingSphere 5.5.0 is NOT supported, and this test pins down what a user who tries it sees (README, "ShardingSphere
- * versions"). 5.5.0 has the 5.5 key generator SPI but hands the instance context through {@code InstanceContextAware};
- * 5.5.1 renamed it {@code ComputeNodeInstanceContextAware}, which snowkey-keygen-plugin implements. ShardingSphere
- * 5.5.0 loads SnowKey's registration for its SPI and fails its start-up naming the missing interface: loud, never a
- * silent fallback, but a start-up failure even for users of ShardingSphere's own SNOWFLAKE while SnowKey's jar is on
- * the class path. Making the jar inert on 5.5.0 is open work (issue 12).
+ * IMPROVED_SNOWFLAKE from snowkey-keygen-plugin on the real ShardingSphere-JDBC 5.5.0 (the plugin is built against 5.5.2).
+ * 5.5.0 hands the instance context through {@code InstanceContextAware} and a listener with 5.4's descriptors, not
+ * through {@code ComputeNodeInstanceContextAware} as 5.5.1 does: the contract's "lease taken at start-up" and "SNOWFLAKE
+ * still starts" checks are what failed on 5.5.0 before (its start-up failed with NoClassDefFoundError).
  */
-class ShardingSphere550Test {
+class ShardingSphere550Test extends LineContract {
 
-    @TempDir
-    Path directory;
+    @Override
+    protected String databaseNameKey() {
+        return "databaseName";
+    }
+
+    @Override
+    protected String clusterModeOnZooKeeper(final String serverLists, final String namespace) {
+        return null;
+    }
+
+    @Override
+    protected String whyNoClusterMode() {
+        return "ShardingSphere 5.5.0's ZooKeeper repository (shardingsphere-cluster-mode-repository-zookeeper) is not served by the Maven repository"
+                + " this build uses; Cluster mode is tested on 5.5.2";
+    }
+
+    @Override
+    protected boolean keyGeneratorKnowsTheTable() {
+        return true;
+    }
 
     @Test
-    void startUpFailsNamingTheInterfaceThatFiveFiveOneIntroduced() throws Exception {
-        LineFixture fixture = new LineFixture("databaseName").keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", Map.of("worker-id", "3"))
+    void closingTheDataSourceReleasesWhatBothKeyGeneratorsTookAtStartUp() throws Exception {
+        // 5.5.0 tells listeners only the logical database name at close; SnowKey maps it back to the context it bound.
+        LineFixture fixture = new LineFixture(databaseNameKey()).keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props("closed"))
+                .keyGenerator("dense", "SNOWKEY_SEGMENT", segmentProps()).table(LineFixture.ORDER, "snowkey").table(LineFixture.ITEM, "dense");
+        DataSource dataSource = createDataSource(fixture.write(directory));
+        assertEquals(1, leases.heldWorkerIds("closed").size(), "the lease is taken at start-up");
+        assertEquals(1, SegmentRuntime.get().scopes().size(), "the segment allocator is joined at start-up");
+        ((AutoCloseable) dataSource).close();
+        assertEquals(List.of(), leases.heldWorkerIds("closed"), "ShardingSphereDataSource.close() released the lease");
+        assertEquals(List.of(), SegmentRuntime.get().scopes(), "and closed the segment allocator");
+    }
+
+    @Test
+    void withNoDatabaseNamedAsShardingSphereProxyCallsItTheListenerBindsTheKeyGeneratorsOfEveryDatabase() throws Exception {
+        LineFixture fixture = new LineFixture(databaseNameKey()).keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props("proxy"))
                 .table(LineFixture.ORDER, "snowkey");
-        Path yaml = fixture.write(directory);
-        Throwable failure = assertThrows(Throwable.class, () -> YamlShardingSphereDataSourceFactory.createDataSource(yaml.toFile()));
-        StringBuilder chain = new StringBuilder();
-        for (Throwable each = failure; each != null; each = each.getCause()) {
-            chain.append(each).append(" | ");
-        }
-        assertTrue(chain.toString().contains("ComputeNodeInstanceContextAware"), chain.toString());
+        DataSource dataSource = open(fixture);
+        Field field = dataSource.getClass().getDeclaredField("contextManager");
+        field.setAccessible(true);
+        ContextManager contextManager = (ContextManager) field.get(dataSource);
+        SnowKeyRuntime.get().release(contextManager.getInstanceContext());
+        assertEquals(List.of(), leases.heldWorkerIds("proxy"), "released: as if the JDBC start-up had not bound it");
+        ContextManagerLifecycleListener listener = new ContextLifecycleListener();
+        listener.onInitialized(null, contextManager);
+        assertEquals(1, leases.heldWorkerIds("proxy").size(), "ShardingSphere-Proxy 5.5.0's onInitialized(null, contextManager) binds it");
+    }
+
+    @Override
+    protected DataSource createDataSource(final Path yaml) throws Exception {
+        return YamlShardingSphereDataSourceFactory.createDataSource(yaml.toFile());
     }
 }

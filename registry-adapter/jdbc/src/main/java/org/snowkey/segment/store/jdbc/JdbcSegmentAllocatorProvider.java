@@ -7,6 +7,7 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.NumberRange;
+import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
@@ -45,16 +46,25 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
     }
 
     @Override
-    public SegmentBackendSettings parse(final PropertyReader reader) {
+    public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
         // Names HikariCP's artifact at start-up when it is missing, as the lease backend does.
         new JdbcLeaseProvider().requireLibraries();
-        JdbcStoreSettings store = JdbcLeaseProps.parse(reader, SegmentProps.ALLOCATOR + " = jdbc", JdbcSegmentSettings.DEFAULT_TABLE, JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS);
+        JdbcStoreSettings store = JdbcLeaseProps.parse(reader, SegmentProps.ALLOCATOR + " = jdbc", JdbcSegmentSettings.DEFAULT_TABLE,
+                timeoutWithin(sequence.fetchTimeoutMillis()));
         try {
             return new Parsed(store, new JdbcSegmentSettings(store.table(), store.createTable(), store.timeoutMillis(), store.url()));
         } catch (final IllegalArgumentException ex) {
             throw new InvalidSettingException(JdbcLeaseProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
                     + JdbcSegmentSettings.LOG_SUFFIX + "'): " + JdbcTableName.RULE);
         }
+    }
+
+    /**
+     * One connection attempt or statement takes at most half the fetch timeout (5 s at most, HikariCP's 250 ms at
+     * least): an INSERT that waits for a range while the database is unreachable then fails with the database's error.
+     */
+    static long timeoutWithin(final long fetchTimeoutMillis) {
+        return Math.max(JdbcStoreSettings.MIN_TIMEOUT_MILLIS, Math.min(JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS, fetchTimeoutMillis / 2));
     }
 
     @Override
@@ -77,7 +87,13 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
         @Override
         public OpenAllocator open(final String owner, final StartValues starts) {
             HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-segment-" + store.table().value(), POOL_SIZE);
-            return new PooledAllocator(new JdbcRangeAllocator(pool, segment, owner, starts), pool);
+            try {
+                return new PooledAllocator(new JdbcRangeAllocator(pool, segment, owner, starts), pool);
+            } catch (final RuntimeException | Error ex) {
+                // Nobody else holds the pool yet: left open, its housekeeping thread would outlive the failed open.
+                pool.close();
+                throw ex;
+            }
         }
 
         @Override

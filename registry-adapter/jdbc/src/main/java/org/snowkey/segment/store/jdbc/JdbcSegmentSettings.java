@@ -54,6 +54,12 @@ public record JdbcSegmentSettings(JdbcTableName table, boolean createTable, long
         return url == null ? null : JdbcUrls.withoutCredentials(url);
     }
 
+    /** The URL without its credentials: the segment provider passes the URL as configured, which may carry them. */
+    @Override
+    public String toString() {
+        return "JdbcSegmentSettings[table=" + table + ", createTable=" + createTable + ", timeoutMillis=" + timeoutMillis + ", url=" + safeUrl() + "]";
+    }
+
     Redactor redactor() {
         return url == null ? Redactor.URLS_ONLY : Redactor.of(url);
     }

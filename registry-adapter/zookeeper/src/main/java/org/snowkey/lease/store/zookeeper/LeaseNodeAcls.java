@@ -1,30 +1,22 @@
 package org.snowkey.lease.store.zookeeper;
 
 import java.io.PrintStream;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
-import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.snowkey.lease.admin.LeaseAdmin;
 import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
 
 /**
- * The digest ACL of the lease nodes: what SnowKey gives every node it creates (everyone may read, only the digest
- * user may change), the start-up check that every node a pool relies on carries no more than that, and the
+ * The digest ACL of the lease nodes ({@link DigestNodeAcls}, shared with the segment nodes): the start-up check that every node a pool relies on carries no more than that, and the
  * deliberate repair.
  *
  * <p>A node someone else may write is a node someone else may forge: a client that created SnowKey's parent path
@@ -37,34 +29,22 @@ import org.snowkey.lease.store.LeaseRecord;
  */
 final class LeaseNodeAcls {
 
-    private static final int FOREIGN_RIGHTS = ZooDefs.Perms.WRITE | ZooDefs.Perms.CREATE | ZooDefs.Perms.DELETE | ZooDefs.Perms.ADMIN;
-
     private final CuratorFramework client;
 
-    private final Id owner;
+    private final DigestNodeAcls digestAcls;
 
     private final List<ACL> acl;
 
     /** @param digest {@code user:password} */
     LeaseNodeAcls(final CuratorFramework client, final String digest) {
         this.client = client;
-        this.owner = ownerOf(digest);
+        this.digestAcls = new DigestNodeAcls(digest);
         this.acl = aclOf(digest);
     }
 
-    private static Id ownerOf(final String digest) {
-        try {
-            return new Id("digest", DigestAuthenticationProvider.generateDigest(digest));
-        } catch (final NoSuchAlgorithmException ex) {
-            throw new IllegalStateException("SHA-1 digests are part of every Java runtime", ex);
-        }
-    }
-
-    /** The ACL of every node SnowKey creates with this digest: everyone may read, only the digest user may change. */
+    /** The ACL of every node SnowKey creates with this digest (see {@link DigestNodeAcls#aclOf}). */
     static List<ACL> aclOf(final String digest) {
-        // Not List.of: ZooKeeper asks the list whether it contains null, which immutable lists answer with an NPE.
-        return Collections.unmodifiableList(new ArrayList<>(Arrays.asList(new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE),
-                new ACL(ZooDefs.Perms.ALL, ownerOf(digest)))));
+        return DigestNodeAcls.aclOf(digest);
     }
 
     /**
@@ -85,37 +65,16 @@ final class LeaseNodeAcls {
     }
 
     private Optional<String> describeProblem(final String path) throws Exception {
-        List<ACL> actual;
-        try {
-            actual = client.getACL().forPath(path);
-        } catch (final KeeperException.NoNodeException ex) {
-            // Deleted since it was listed: nothing left to trust.
-            return Optional.empty();
-        } catch (final KeeperException.NoAuthException ex) {
-            return Optional.of("node " + path + " hides its ACL from the digest user");
-        }
-        return isSafe(actual) ? Optional.empty() : Optional.of("node " + path + " has ACL " + describe(actual));
+        return digestAcls.problemOf(client, path);
     }
 
     /** True when only the digest user may write, create, delete or administer the node. */
     boolean isSafe(final List<ACL> actual) {
-        return actual.stream().noneMatch(each -> (each.getPerms() & FOREIGN_RIGHTS) != 0 && !owner.equals(each.getId()));
+        return digestAcls.isSafe(actual);
     }
 
-    /** "[world:anyone=cdrwa, digest:snowkey:...=r]", ZooKeeper's own notation for rights. */
     static String describe(final List<ACL> acl) {
-        return acl.stream().map(each -> each.getId().getScheme() + ":" + each.getId().getId() + "=" + rights(each.getPerms()))
-                .collect(Collectors.joining(", ", "[", "]"));
-    }
-
-    private static String rights(final int perms) {
-        StringBuilder result = new StringBuilder();
-        result.append((perms & ZooDefs.Perms.CREATE) != 0 ? "c" : "");
-        result.append((perms & ZooDefs.Perms.DELETE) != 0 ? "d" : "");
-        result.append((perms & ZooDefs.Perms.READ) != 0 ? "r" : "");
-        result.append((perms & ZooDefs.Perms.WRITE) != 0 ? "w" : "");
-        result.append((perms & ZooDefs.Perms.ADMIN) != 0 ? "a" : "");
-        return result.length() == 0 ? "-" : result.toString();
+        return DigestNodeAcls.describe(acl);
     }
 
     /** Root, pool, workers and every record, parents first; the path is created first when missing. */

@@ -55,7 +55,7 @@ public final class ZooKeeperClients {
         private final List<ACL> acl;
 
         DigestAclProvider(final String digest) {
-            acl = LeaseNodeAcls.aclOf(digest);
+            acl = DigestNodeAcls.aclOf(digest);
         }
 
         @Override

@@ -1,6 +1,8 @@
 package org.snowkey.segment.store.zookeeper;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -28,6 +30,9 @@ import org.snowkey.keygen.segment.StartValues;
  * deleted by hand) and a counter below it is raised in the next allocation (the numbers skipped appear as a gap in the
  * log). Ranges end at 2^53 - 1 at the latest. Deleting a counter while allocators run is not safe: a recreated node
  * starts again at data version 0, which an allocation in flight may have read from the old one.
+ *
+ * <p>With {@code zookeeper-digest}, a key's nodes and their parents are checked before its first allocation and
+ * refused when anyone else may change them ({@link SegmentNodeAcls}).
  */
 public final class ZooKeeperRangeAllocator implements RangeAllocator {
 
@@ -42,17 +47,62 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
 
     private final StartValues starts;
 
+    /** Checks the ACL of a key's nodes before its first allocation when a digest is set; null without one (open nodes by design). */
+    private final SegmentNodeAcls acls;
+
+    /** Keys whose nodes passed the ACL check; each is checked once, before its first allocation. */
+    private final Set<String> verifiedKeys = ConcurrentHashMap.newKeySet();
+
     /**
-     * @param client    a started Curator client without a Curator namespace (paths start at the ensemble's root)
+     * Without a digest: the nodes are open to every client of the ensemble, by design.
+     *
+     * @see #ZooKeeperRangeAllocator(CuratorFramework, String, String, StartValues, String)
+     */
+    public ZooKeeperRangeAllocator(final CuratorFramework client, final String namespace, final String owner, final StartValues starts) {
+        this(client, namespace, owner, starts, null);
+    }
+
+    /**
+     * @param client    a started Curator client without a Curator namespace (paths start at the ensemble's root); with a
+     *                  digest, one that authenticates with it and gives the nodes it creates SnowKey's ACL
+     *                  ({@code ZooKeeperClients.start})
      * @param namespace the first path element, as for the worker-id leases (ShardingSphere's cluster namespace)
      * @param owner     written into each log entry, to tell who took a range
      * @param starts    the first number of each key
+     * @param digest    {@code user:password} of {@code zookeeper-digest}, or null: with one, a key's nodes that anyone else
+     *                  may change are refused before its first allocation ({@link SegmentNodeAcls})
      */
-    public ZooKeeperRangeAllocator(final CuratorFramework client, final String namespace, final String owner, final StartValues starts) {
+    public ZooKeeperRangeAllocator(final CuratorFramework client, final String namespace, final String owner, final StartValues starts, final String digest) {
         this.nodes = new ZooKeeperSegmentNodes(client, namespace);
         this.log = new ZooKeeperRangeLog(nodes);
         this.owner = SegmentKeys.checkOwner(owner);
         this.starts = starts;
+        this.acls = digest == null ? null : new SegmentNodeAcls(nodes, digest);
+    }
+
+    /**
+     * Before the first allocation of a key with a digest set: creates what is missing (with SnowKey's ACL), then refuses
+     * nodes that anyone else may change. Afterwards nobody else can change, create or delete them.
+     */
+    private void verifyAcls(final String key) {
+        if (acls == null || verifiedKeys.contains(key)) {
+            return;
+        }
+        // Created before the check, so that no parent can appear open between the check and the first allocation;
+        // only when missing, since creating reads the key's log.
+        if (missing(nodes.paths().counter(key)) || missing(nodes.paths().log(key))) {
+            createKey(key);
+        }
+        acls.verify(key);
+        verifiedKeys.add(key);
+    }
+
+    private boolean missing(final String path) {
+        try {
+            return nodes.client().checkExists().forPath(path) == null;
+        } catch (final Exception ex) {
+            throw nodes.failure("look for " + path, ex);
+        }
     }
 
     @Override
@@ -60,6 +110,7 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
         SegmentKeys.check(key);
         long wanted = Math.min(SegmentKeys.checkSize(key, size), NumberRange.MAX_KEY);
         String counter = nodes.paths().counter(key);
+        verifyAcls(key);
         long deadline = System.nanoTime() + GIVE_UP_NANOS;
         int conflicts = 0;
         while (true) {

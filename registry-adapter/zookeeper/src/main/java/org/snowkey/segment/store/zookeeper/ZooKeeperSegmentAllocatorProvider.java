@@ -7,6 +7,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.NumberRange;
+import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
@@ -26,8 +27,8 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
 
     public static final String NAME = "zookeeper";
 
-    /** How long one ZooKeeper request may wait for a connection; fetches retry in the background meanwhile. */
-    private static final long CONNECTION_TIMEOUT_MILLIS = 5_000L;
+    /** The longest a ZooKeeper request may wait for a connection or an answer; fetches retry in the background meanwhile. */
+    private static final long MAX_CONNECTION_TIMEOUT_MILLIS = 5_000L;
 
     @Override
     public String name() {
@@ -40,10 +41,11 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
     }
 
     @Override
-    public SegmentBackendSettings parse(final PropertyReader reader) {
+    public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
         // Names Curator's, ZooKeeper's or Jackson's artifact at start-up when one is missing, as the lease backend does.
         new ZooKeeperLeaseProvider().requireLibraries();
-        return new Parsed(ZooKeeperLeaseProps.parse(reader));
+        // Half the fetch timeout at most, so that an INSERT waiting for a range while ZooKeeper is unreachable fails with ZooKeeper's error.
+        return new Parsed(ZooKeeperLeaseProps.parse(reader), Math.min(MAX_CONNECTION_TIMEOUT_MILLIS, sequence.fetchTimeoutMillis() / 2));
     }
 
     @Override
@@ -51,10 +53,10 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
         if (!(settings instanceof Parsed parsed)) {
             throw new IllegalArgumentException("segment settings " + settings + " were not parsed by the ZooKeeper allocator");
         }
-        return new Prepared(ZooKeeperLeaseProps.resolve(parsed.configured(), cluster, true, CONNECTION_TIMEOUT_MILLIS));
+        return new Prepared(ZooKeeperLeaseProps.resolve(parsed.configured(), cluster, true, parsed.connectionTimeoutMillis()));
     }
 
-    private record Parsed(ZooKeeperLeaseProps.Configured configured) implements SegmentBackendSettings {
+    private record Parsed(ZooKeeperLeaseProps.Configured configured, long connectionTimeoutMillis) implements SegmentBackendSettings {
     }
 
     private record Prepared(ZooKeeperStoreSettings store) implements PreparedAllocator {
@@ -67,7 +69,13 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
         @Override
         public OpenAllocator open(final String owner, final StartValues starts) {
             CuratorFramework client = ZooKeeperClients.start(store);
-            return new ClientAllocator(new ZooKeeperRangeAllocator(client, store.namespace(), owner, starts), client);
+            try {
+                return new ClientAllocator(new ZooKeeperRangeAllocator(client, store.namespace(), owner, starts, store.digest()), client);
+            } catch (final RuntimeException | Error ex) {
+                // Nobody else holds the client yet: left open, its threads would reconnect for ever after the failed open.
+                client.close();
+                throw ex;
+            }
         }
 
         /** The settings' own toString hides the digest's password. */

@@ -26,8 +26,18 @@ final class ZooKeeperSegmentPaths {
         this.root = "/" + namespace + "/snowkey";
     }
 
+    /** SnowKey's node in the namespace, shared with the worker-id leases. */
+    String root() {
+        return root;
+    }
+
     String counters() {
         return root + "/segments";
+    }
+
+    /** The parent of every key's log node. */
+    String logs() {
+        return root + "/segment-log";
     }
 
     String counter(final String key) {
@@ -35,7 +45,7 @@ final class ZooKeeperSegmentPaths {
     }
 
     String log(final String key) {
-        return root + "/segment-log/" + encode(key);
+        return logs() + "/" + encode(key);
     }
 
     /** The path given to a persistent-sequential create; ZooKeeper appends the sequence number. */

@@ -1,0 +1,80 @@
+package org.snowkey.keygen.shardingsphere;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.runtime.SnowKeyRuntime;
+
+/**
+ * The parts of {@link InstanceContexts} that ShardingSphere 5.5.0 needs and 5.5.2 cannot show (the 5.5.0 check module runs
+ * the rest on the real 5.5.0): which leases a close that names only the database may release, and a binding that
+ * failed where 5.5.0 ignores the failure.
+ */
+class InstanceContextsTest {
+
+    @AfterEach
+    void closeAll() {
+        SnowKeyRuntime.get().closeAll();
+    }
+
+    @Test
+    void twoOpenContextsOfOneDatabaseNameKeepTheirLeasesUntilBothClosed() {
+        Object first = new Object();
+        Object second = new Object();
+        bound("31", first);
+        bound("32", second);
+        InstanceContexts.opened("twin_db", first);
+        InstanceContexts.opened("twin_db", second);
+
+        InstanceContexts.releaseDatabase("twin_db");
+        assertEquals(2, SnowKeyRuntime.get().generators().size(), "one of two closed, not saying which: neither lease may go");
+
+        InstanceContexts.releaseDatabase("twin_db");
+        assertEquals(List.of(), List.copyOf(SnowKeyRuntime.get().generators()), "both closed: both leases released");
+    }
+
+    @Test
+    void theOnlyOpenContextOfADatabaseNameIsReleasedWhenItCloses() {
+        Object only = new Object();
+        bound("33", only);
+        InstanceContexts.opened("single_db", only);
+        InstanceContexts.releaseDatabase("other_db");
+        assertEquals(1, SnowKeyRuntime.get().generators().size(), "another database's close releases nothing");
+        InstanceContexts.releaseDatabase("single_db");
+        assertEquals(List.of(), List.copyOf(SnowKeyRuntime.get().generators()));
+    }
+
+    @Test
+    void aBindingThatFailedMakesKeysFailNamingItInsteadOfBindingWithoutTheContext() {
+        bound("34", new Object());
+        KeyGeneratorBinding conflicting = new KeyGeneratorBinding();
+        conflicting.init(props("34", "max-tolerate-time-difference-milliseconds", "20"));
+        RuntimeException atStartUp = assertThrows(RuntimeException.class, () -> conflicting.bind(Optional.empty(), new Object()));
+        IllegalStateException onInsert = assertThrows(IllegalStateException.class, conflicting::generator);
+        assertSame(atStartUp, onInsert.getCause());
+        assertTrue(onInsert.getMessage().contains("could not bind when ShardingSphere started"), onInsert.getMessage());
+    }
+
+    private static void bound(final String workerId, final Object owner) {
+        KeyGeneratorBinding binding = new KeyGeneratorBinding();
+        binding.init(props(workerId));
+        binding.bind(Optional.empty(), owner);
+    }
+
+    private static Properties props(final String workerId, final String... more) {
+        Properties result = new Properties();
+        result.setProperty("worker-id", workerId);
+        for (int i = 0; i < more.length; i += 2) {
+            result.setProperty(more[i], more[i + 1]);
+        }
+        return result;
+    }
+}

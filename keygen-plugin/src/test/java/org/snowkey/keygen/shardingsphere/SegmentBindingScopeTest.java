@@ -1,0 +1,100 @@
+package org.snowkey.keygen.shardingsphere;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+
+/**
+ * Key generators of one JVM that share an allocator (the test allocator, found through ServiceLoader) but differ in
+ * {@code segment-key}: each must issue as its own props say, whichever of them joined the allocator first.
+ */
+class SegmentBindingScopeTest {
+
+    @AfterEach
+    void closeScopes() {
+        SegmentRuntime.get().closeAll();
+    }
+
+    private static SegmentBinding bound(final Object context, final String store, final String... more) {
+        Properties props = new Properties();
+        props.setProperty("segment-allocator", "test");
+        props.setProperty("test-store", store);
+        props.setProperty("segment-step-min", "5");
+        props.setProperty("segment-step-max", "5");
+        for (int i = 0; i + 1 < more.length; i += 2) {
+            props.setProperty(more[i], more[i + 1]);
+        }
+        SegmentBinding binding = new SegmentBinding();
+        binding.init(props);
+        binding.bind(Optional.empty(), context);
+        return binding;
+    }
+
+    @Test
+    void aSharedKeyHoldsAfterAKeyGeneratorWithoutOneJoinedTheAllocator() {
+        String store = "per-table-first-" + System.nanoTime();
+        Object context = new Object();
+        SegmentBinding perTable = bound(context, store);
+        SegmentBinding shared = bound(context, store, "segment-key", "all_orders");
+        assertSharedAndPerTable(shared, perTable);
+    }
+
+    @Test
+    void aKeyPerTableHoldsAfterAKeyGeneratorWithASharedKeyJoinedTheAllocator() {
+        String store = "shared-first-" + System.nanoTime();
+        Object context = new Object();
+        SegmentBinding shared = bound(context, store, "segment-key", "all_orders");
+        SegmentBinding perTable = bound(context, store);
+        assertSharedAndPerTable(shared, perTable);
+    }
+
+    private static void assertSharedAndPerTable(final SegmentBinding shared, final SegmentBinding perTable) {
+        assertSame(shared.sequence("db", "t_order"), shared.sequence("db", "t_item"), "segment-key: one sequence for every table");
+        assertNotSame(perTable.sequence("db", "t_order"), perTable.sequence("db", "t_item"), "no segment-key: a sequence per table");
+        Set<Long> keys = new HashSet<>();
+        for (int i = 0; i < 12; i++) {
+            keys.add(shared.sequence("db", "t_order").nextId());
+            keys.add(shared.sequence("db", "t_item").nextId());
+        }
+        assertEquals(24, keys.size(), "the tables of a shared key never share a key: " + keys);
+    }
+
+    /**
+     * An instance ShardingSphere never handed its context takes the one Cluster registry seen, and fails when there
+     * are several, since it cannot tell which is its own. With {@code segment-allocator} set it needs none of them.
+     */
+    @Test
+    void anInstanceNeverBoundWithItsOwnAllocatorIgnoresTheClusterRegistriesSeen() {
+        ClusterRegistriesSeen.add(Optional.of(new ClusterRegistry("ZooKeeper", "one", "127.0.0.1:2181", new Properties())));
+        ClusterRegistriesSeen.add(Optional.of(new ClusterRegistry("ZooKeeper", "two", "127.0.0.1:2181", new Properties())));
+        try {
+            Properties props = new Properties();
+            props.setProperty("segment-allocator", "test");
+            props.setProperty("test-store", "unbound-" + System.nanoTime());
+            SegmentBinding binding = new SegmentBinding();
+            binding.init(props);
+            assertTrue(binding.sequence("db", "t_order").nextId() >= 1);
+            Properties fromMode = new Properties();
+            fromMode.setProperty("segment-allocator", "test");
+            SegmentBinding ambiguous = new SegmentBinding();
+            ambiguous.init(fromMode);
+            IllegalStateException ex = assertThrows(IllegalStateException.class, () -> ambiguous.sequence("db", "t_order"),
+                    "a store taken from the mode differs by registry: no guess");
+            assertTrue(ex.getMessage().contains("2 Cluster mode registries"), ex.getMessage());
+        } finally {
+            ClusterRegistriesSeen.forget();
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package org.snowkey.spring;
+
+import java.util.List;
+
+import org.snowkey.keygen.generator.StreamNames;
+import org.snowkey.keygen.segment.SegmentSequence;
+import org.snowkey.keygen.segment.SegmentStatus;
+import org.snowkey.keygen.segment.runtime.SegmentPlan;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+import org.snowkey.keygen.segment.runtime.SegmentScope;
+
+/**
+ * Segment keys for application code: dense, positive, below 2^53, strictly increasing per sequence in this JVM,
+ * unique across every process that takes ranges from the same allocator. It issues from the same scope as every
+ * ShardingSphere {@code SNOWKEY_SEGMENT} key generator with the same settings in this JVM (they inherit
+ * {@code snowkey.segment.*}): one allocator, one sequence per key, so {@code sequence("orders.t_order")} and INSERTs
+ * into that table never hand out the same key.
+ *
+ * <p>The bean is one owner of the scope: the scope (its connection pool or ZooKeeper client) closes when the last
+ * owner (this bean, ShardingSphere contexts) leaves; what is left of its ranges is a gap, never reused.
+ */
+public final class SnowKeySegments implements AutoCloseable {
+
+    /** The longest sequence key the allocators store (their key column and node names). */
+    private static final int MAX_KEY_LENGTH = 191;
+
+    private final SegmentRuntime runtime;
+
+    /** This bean's membership in the scope. */
+    private final Object owner;
+
+    private final SegmentScope scope;
+
+    private volatile boolean closed;
+
+    private SnowKeySegments(final SegmentRuntime runtime, final Object owner, final SegmentScope scope) {
+        this.runtime = runtime;
+        this.owner = owner;
+        this.scope = scope;
+    }
+
+    /**
+     * Joins the plan's scope. Nothing is fetched yet (no sequence key is known): the first key of each sequence fetches
+     * its first range, and an unreachable allocator fails that call after {@code snowkey.segment.fetch-timeout}.
+     */
+    public static SnowKeySegments open(final SegmentRuntime runtime, final SegmentPlan plan) {
+        Object owner = new Object();
+        return new SnowKeySegments(runtime, owner, runtime.join(plan, owner));
+    }
+
+    /**
+     * The sequence of a key, created on first use: {@code nextId()} for one key, {@code nextIds(n)} for n in one atomic
+     * step where the current range allows. Keys are folded as ShardingSphere folds table names (case, quotes), so
+     * {@code sequence("Orders.T_Order")} is the sequence of INSERTs into that logic table. Hold on to the sequence for
+     * hot paths.
+     *
+     * @throws IllegalArgumentException for a blank key or one longer than 191 characters
+     * @throws IllegalStateException once the bean is closed
+     */
+    public SegmentSequence sequence(final String key) {
+        if (closed) {
+            throw new IllegalStateException("the SnowKeySegments bean is closed (its application context closed)");
+        }
+        String folded;
+        try {
+            folded = StreamNames.normalise(key);
+        } catch (final IllegalArgumentException ex) {
+            throw new IllegalArgumentException("a segment sequence key must not be blank", ex);
+        }
+        if (folded.length() > MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("a segment sequence key has at most " + MAX_KEY_LENGTH + " characters, not " + folded.length());
+        }
+        return scope.sequence(folded);
+    }
+
+    /** The statuses of the sequences of this bean's scope, ShardingSphere's included. */
+    public List<SegmentStatus> statuses() {
+        return scope.statuses();
+    }
+
+    /** Where the ranges come from, without secrets. */
+    public String allocator() {
+        return scope.allocator();
+    }
+
+    /** The scope this bean shares with ShardingSphere key generators of the same settings. */
+    public String scopeKey() {
+        return scope.scopeKey();
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Leaves the scope; it closes if no ShardingSphere context uses it any more. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            runtime.release(owner);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SnowKeySegments[" + scope.allocator() + "]";
+    }
+}

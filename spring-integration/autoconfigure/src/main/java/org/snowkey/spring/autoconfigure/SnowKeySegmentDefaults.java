@@ -1,0 +1,81 @@
+package org.snowkey.spring.autoconfigure;
+
+import java.util.Optional;
+import java.util.Properties;
+
+import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings;
+import org.snowkey.keygen.segment.runtime.SegmentPlan;
+import org.snowkey.keygen.segment.runtime.SegmentPlanner;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+import org.snowkey.spring.SnowKeySegments;
+
+/**
+ * The {@code snowkey.segment.*} settings, validated once at start-up and published as the defaults of every
+ * {@code SNOWKEY_SEGMENT} key generator of the JVM. A bean of its own, apart from {@link SnowKeySegments}: the defaults
+ * apply to YAML key generators even when no allocator is set here (ShardingSphere Cluster mode brings one), and they
+ * must be in place before any DataSource starts ({@link DataSourcesDependOnSnowKey}).
+ */
+public final class SnowKeySegmentDefaults {
+
+    private final SnowKeyProperties properties;
+
+    private final SegmentGeneratorSettings settings;
+
+    private SnowKeySegmentDefaults(final SnowKeyProperties properties, final SegmentGeneratorSettings settings) {
+        this.properties = properties;
+        this.settings = settings;
+    }
+
+    /**
+     * Parses the settings and publishes them; invalid ones fail naming the {@code snowkey.segment.*} property and are
+     * not published (key generators built later in this JVM must not inherit them). Like the snowflake defaults, they
+     * are JVM-wide: the context that started last wins.
+     *
+     * @param classLoader where the allocator backends are looked for (the application context's)
+     * @throws SnowKeyConfigurationException naming the property
+     */
+    static SnowKeySegmentDefaults publish(final SegmentPlanner planner, final SnowKeyProperties properties, final ClassLoader classLoader) {
+        Properties props;
+        SegmentGeneratorSettings settings;
+        try {
+            props = SnowKeyPropertyMapping.toSegmentProps(properties, classLoader);
+            settings = planner.parse(props);
+        } catch (final InvalidSettingException ex) {
+            planner.setDefaults(new Properties());
+            throw SnowKeyPropertyMapping.translateSegment(ex, properties);
+        } catch (final SnowKeyConfigurationException ex) {
+            planner.setDefaults(new Properties());
+            throw ex;
+        }
+        planner.setDefaults(props);
+        return new SnowKeySegmentDefaults(properties, settings);
+    }
+
+    /** The settings as parsed: what a YAML key generator without props runs with. */
+    public SegmentGeneratorSettings settings() {
+        return settings;
+    }
+
+    /**
+     * The {@link SnowKeySegments} bean over these settings. It plans without a ShardingSphere mode, so the allocator
+     * named here must be complete ({@code snowkey.segment.zookeeper.server-lists} is not taken from Cluster mode).
+     *
+     * @throws SnowKeyConfigurationException naming the property at fault
+     */
+    SnowKeySegments open(final SegmentPlanner planner, final SegmentRuntime runtime) {
+        SegmentPlan plan;
+        try {
+            plan = planner.plan(settings, Optional.empty());
+        } catch (final InvalidSettingException ex) {
+            throw SnowKeyPropertyMapping.translateSegment(ex, properties);
+        }
+        try {
+            return SnowKeySegments.open(runtime, plan);
+        } catch (final RuntimeException ex) {
+            String property = "zookeeper".equals(settings.allocator()) ? "snowkey.segment.zookeeper.server-lists" : "snowkey.segment.jdbc.url";
+            throw new SnowKeyConfigurationException(property, "SnowKey could not open the segment allocator (" + plan.allocator().scopeKey() + "): "
+                    + ex.getMessage(), ex);
+        }
+    }
+}
