@@ -65,6 +65,11 @@ public final class InstanceContexts {
      * @throws RuntimeException the first binding that failed, after trying the others
      */
     public static void bindDatabase(final String databaseName, final ContextManager contextManager) {
+        Object instanceContext = call(contextManager, "getInstanceContext");
+        // Counted even without SnowKey key generators: 5.5.0 names only the database at close, so the close of a data
+        // source of that name without them (SNOWFLAKE, say) counts as one of the closes, and must not be taken for the
+        // last one while a SnowKey data source of the same name still issues keys on its lease.
+        opened(databaseName, instanceContext);
         List<InstanceContextBound> algorithms = new ArrayList<>();
         for (ShardingSphereDatabase each : databases(databaseName, contextManager.getMetaDataContexts().getMetaData())) {
             algorithms.addAll(snowKeyAlgorithms(each.getRuleMetaData().getRules()));
@@ -72,9 +77,7 @@ public final class InstanceContexts {
         if (algorithms.isEmpty()) {
             return;
         }
-        Object instanceContext = call(contextManager, "getInstanceContext");
         Optional<ClusterRegistry> cluster = ModeConfigurations.clusterRegistry((ModeConfiguration) call(instanceContext, "getModeConfiguration"));
-        opened(databaseName, instanceContext);
         RuntimeException first = null;
         for (InstanceContextBound each : algorithms) {
             try {

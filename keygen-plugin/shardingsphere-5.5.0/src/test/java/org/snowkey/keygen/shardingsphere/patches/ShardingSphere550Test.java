@@ -3,8 +3,11 @@ package org.snowkey.keygen.shardingsphere.patches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.reflect.Field;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -58,6 +61,33 @@ class ShardingSphere550Test extends LineContract {
         ((AutoCloseable) dataSource).close();
         assertEquals(List.of(), leases.heldWorkerIds("closed"), "ShardingSphereDataSource.close() released the lease");
         assertEquals(List.of(), SegmentRuntime.get().scopes(), "and closed the segment allocator");
+    }
+
+    @Test
+    void closingAnotherDataSourceOfTheSameDatabaseNameWithoutSnowKeyKeepsTheLeaseOfTheOneThatHasIt() throws Exception {
+        // 5.5.0 names only the database at close. A data source of that name without SnowKey key generators (here
+        // SNOWFLAKE) was not counted as open, so its close released the lease under the live SnowKey one: another
+        // process could then take that worker id while this one still issues keys on it.
+        LineFixture withSnowKey = new LineFixture(databaseNameKey()).keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props("shared_name"))
+                .table(LineFixture.ORDER, "snowkey");
+        Path snowKeyYaml = withSnowKey.write(directory);
+        String databaseLine = Files.readAllLines(snowKeyYaml).get(0);
+        LineFixture withoutSnowKey = new LineFixture(databaseNameKey()).keyGenerator("plain", "SNOWFLAKE", Map.of()).table(LineFixture.ORDER, "plain");
+        Path plainYaml = withoutSnowKey.write(directory);
+        List<String> plainLines = new ArrayList<>(Files.readAllLines(plainYaml));
+        plainLines.set(0, databaseLine);
+        Files.write(plainYaml, plainLines);
+        DataSource snowKey = createDataSource(snowKeyYaml);
+        try {
+            DataSource plain = createDataSource(plainYaml);
+            assertEquals(1, leases.heldWorkerIds("shared_name").size(), "the lease is taken at start-up");
+            ((AutoCloseable) plain).close();
+            assertEquals(1, leases.heldWorkerIds("shared_name").size(), "the SnowKey data source is still open: its lease stays");
+            insertReturningKey(snowKey);
+        } finally {
+            ((AutoCloseable) snowKey).close();
+        }
+        assertEquals(List.of(), leases.heldWorkerIds("shared_name"), "released once every data source of the name has closed");
     }
 
     @Test
