@@ -65,18 +65,29 @@ public final class InstanceContexts {
      * @throws RuntimeException the first binding that failed, after trying the others
      */
     public static void bindDatabase(final String databaseName, final ContextManager contextManager) {
-        Object instanceContext = call(contextManager, "getInstanceContext");
-        // Counted even without SnowKey key generators: 5.5.0 names only the database at close, so the close of a data
-        // source of that name without them (SNOWFLAKE, say) counts as one of the closes, and must not be taken for the
-        // last one while a SnowKey data source of the same name still issues keys on its lease.
-        opened(databaseName, instanceContext);
-        List<InstanceContextBound> algorithms = new ArrayList<>();
-        for (ShardingSphereDatabase each : databases(databaseName, contextManager.getMetaDataContexts().getMetaData())) {
-            algorithms.addAll(snowKeyAlgorithms(each.getRuleMetaData().getRules()));
+        // Stands for this data source until its instance context is bound: every data source of the name is counted,
+        // SnowKey's or not, and even when binding fails. 5.5.0 names only the database at close, so the close of one
+        // without SnowKey key generators (SNOWFLAKE, say) is one of the closes, and must not be taken for the last one
+        // while a SnowKey data source of that name still issues keys on its lease. A placeholder, not the context, so
+        // that contexts SnowKey never bound are not kept from the garbage collector.
+        Object counted = new Object();
+        try {
+            List<InstanceContextBound> algorithms = new ArrayList<>();
+            for (ShardingSphereDatabase each : databases(databaseName, contextManager.getMetaDataContexts().getMetaData())) {
+                algorithms.addAll(snowKeyAlgorithms(each.getRuleMetaData().getRules()));
+            }
+            if (algorithms.isEmpty()) {
+                return;
+            }
+            Object instanceContext = call(contextManager, "getInstanceContext");
+            counted = instanceContext;
+            bindAll(databaseName, algorithms, instanceContext);
+        } finally {
+            opened(databaseName, counted);
         }
-        if (algorithms.isEmpty()) {
-            return;
-        }
+    }
+
+    private static void bindAll(final String databaseName, final List<InstanceContextBound> algorithms, final Object instanceContext) {
         Optional<ClusterRegistry> cluster = ModeConfigurations.clusterRegistry((ModeConfiguration) call(instanceContext, "getModeConfiguration"));
         RuntimeException first = null;
         for (InstanceContextBound each : algorithms) {
