@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -173,8 +174,16 @@ public abstract class LineContract {
 
     @Test
     void tablesSharingOneKeyGeneratorShareOneStreamUniqueAcrossBothAndBalancedCombined() throws Exception {
+        // Where the key generator is told the table (5.5), each table has a stream of its own unless sequence-scope is
+        // global, and two streams created in the same millisecond issue the same ids (docs/design.md, "Streams": ids
+        // are unique within a table). Without it this test passed only while the two tables' first INSERTs fell in
+        // different milliseconds; it failed on 5.5.0 with every key of t_order repeated in t_order_item.
+        Map<String, String> props = new HashMap<>(leases.props("shared"));
+        if (keyGeneratorKnowsTheTable()) {
+            props.put("sequence-scope", "global");
+        }
         LineFixture fixture = new LineFixture(databaseNameKey())
-                .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props("shared"))
+                .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", props)
                 .table(LineFixture.ORDER, "snowkey")
                 .table(LineFixture.ITEM, "snowkey");
         insertAlternating(open(fixture));
