@@ -1,14 +1,20 @@
 package org.snowkey.segment.store.zookeeper;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.api.transaction.OperationType;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
@@ -38,6 +44,27 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
 
     /** Conflicts mean other allocators are progressing; one caller losing every race this long means something is wrong. */
     private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * How many of a key's most recent log entries stay. ZooKeeper answers a node's child list in one reply, bounded by
+     * {@code jute.maxbuffer} (1 MB by default, about 65,000 entry names): an unpruned log of a busy key (a range every
+     * few seconds) would outgrow it within weeks, and then neither the operations command nor a counter re-created by
+     * hand could read it. 20,000 entries (about 320 KB of names) are days of ranges at the default step, enough to
+     * reconcile recent history; the database allocator's log table keeps everything.
+     */
+    static final int LOG_ENTRIES_KEPT = 20_000;
+
+    /** How far a key's log sequence moves between two prunings by one allocator: one listing per 1,000 ranges. */
+    static final int PRUNE_EVERY = 1_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperRangeAllocator.class);
+
+    /** The log sequence at which this allocator last pruned each key. */
+    private final Map<String, Long> lastPruned = new ConcurrentHashMap<>();
+
+    private final int logEntriesKept;
+
+    private final int pruneEvery;
 
     private final ZooKeeperSegmentNodes nodes;
 
@@ -73,6 +100,17 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
      *                  may change are refused before its first allocation ({@link SegmentNodeAcls})
      */
     public ZooKeeperRangeAllocator(final CuratorFramework client, final String namespace, final String owner, final StartValues starts, final String digest) {
+        this(client, namespace, owner, starts, digest, LOG_ENTRIES_KEPT, PRUNE_EVERY);
+    }
+
+    /**
+     * @param logEntriesKept how many of a key's most recent log entries stay (see {@link #LOG_ENTRIES_KEPT})
+     * @param pruneEvery     how far the log's sequence moves between two prunings (see {@link #PRUNE_EVERY})
+     */
+    ZooKeeperRangeAllocator(final CuratorFramework client, final String namespace, final String owner, final StartValues starts, final String digest,
+                            final int logEntriesKept, final int pruneEvery) {
+        this.logEntriesKept = logEntriesKept;
+        this.pruneEvery = pruneEvery;
         this.nodes = new ZooKeeperSegmentNodes(client, namespace);
         this.log = new ZooKeeperRangeLog(nodes);
         this.owner = SegmentKeys.checkOwner(owner);
@@ -127,10 +165,11 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
             NumberRange range = next(key, counter, nodes.parseCounter(counter, data), wanted);
             try {
                 CuratorFramework client = nodes.client();
-                client.transaction().forOperations(
+                List<CuratorTransactionResult> results = client.transaction().forOperations(
                         client.transactionOp().setData().withVersion(stat.getVersion()).forPath(counter, ZooKeeperSegmentNodes.counterText(range.last() + 1)),
                         client.transactionOp().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(nodes.paths().entryPrefix(key),
                                 RangeLogJson.write(range, owner, System.currentTimeMillis())));
+                pruneLog(key, results);
                 return range;
             } catch (final KeeperException.BadVersionException | KeeperException.NoNodeException ex) {
                 // Another allocation advanced the counter first (or a node was deleted by hand): read again.
@@ -145,6 +184,45 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
             } catch (final Exception ex) {
                 throw nodes.failure("allocate " + range + " of key '" + key + "' at " + counter, ex);
             }
+        }
+    }
+
+    /**
+     * Keeps a key's log at about {@link #logEntriesKept} entries: once this allocator has seen the log's sequence move
+     * {@code pruneEvery} ({@link #PRUNE_EVERY}) past its last pruning, it lists the entries and deletes the oldest beyond that many. (Not one
+     * delete per allocation by arithmetic on names: a delete also advances the parent's sequence, so names skip.)
+     * Housekeeping only, after the range is ours: an entry already gone (another allocator pruned it) or any failure
+     * leaves the range handed out, never fails it.
+     */
+    private void pruneLog(final String key, final List<CuratorTransactionResult> results) {
+        String created = results.stream().filter(each -> each.getType() == OperationType.CREATE).map(CuratorTransactionResult::getResultPath).findFirst().orElse(null);
+        if (created == null) {
+            return;
+        }
+        long sequence;
+        try {
+            sequence = Long.parseLong(created.substring(created.length() - 10));
+        } catch (final RuntimeException ex) {
+            return;
+        }
+        Long last = lastPruned.get(key);
+        if (last != null && sequence - last < pruneEvery) {
+            return;
+        }
+        lastPruned.put(key, sequence);
+        String logPath = nodes.paths().log(key);
+        try {
+            List<String> names = new ArrayList<>(nodes.client().getChildren().forPath(logPath));
+            names.sort(null);
+            for (int i = 0; i < names.size() - logEntriesKept; i++) {
+                try {
+                    nodes.client().delete().forPath(logPath + "/" + names.get(i));
+                } catch (final KeeperException.NoNodeException ex) {
+                    // Pruned by another allocator.
+                }
+            }
+        } catch (final Exception ex) {
+            LOG.debug("SnowKey could not prune the segment log of key '{}': {}", key, ex.toString());
         }
     }
 
