@@ -1,9 +1,7 @@
 package org.snowkey.lease.store.jdbc;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
@@ -12,7 +10,6 @@ import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
-import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
 
@@ -56,36 +53,7 @@ final class JdbcStoreOperations implements StoreOperations {
         }
         HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-cli-" + store.table().value(), 1);
         JdbcRangeLog log = new JdbcRangeLog(pool, segment);
-        return Optional.of(new PooledRangeLog(log, pool));
-    }
-
-    /** The log and the pool it reads through. */
-    private record PooledRangeLog(JdbcRangeLog log, HikariDataSource pool) implements OpenRangeLog {
-
-        @Override
-        public List<String> keys() {
-            return log.keys();
-        }
-
-        @Override
-        public OptionalLong nextValue(final String key) {
-            return log.nextValue(key);
-        }
-
-        @Override
-        public List<RangeLogEntry> recent(final String key, final int limit) {
-            return log.recent(key, limit);
-        }
-
-        @Override
-        public String describe() {
-            return log.describe();
-        }
-
-        @Override
-        public void close() {
-            pool.close();
-        }
+        return Optional.of(OpenRangeLog.of(log, pool::close));
     }
 
     @Override

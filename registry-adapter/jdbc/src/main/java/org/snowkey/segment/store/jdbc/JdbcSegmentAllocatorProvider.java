@@ -6,7 +6,6 @@ import java.util.Set;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
-import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
@@ -88,7 +87,7 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
         public OpenAllocator open(final String owner, final StartValues starts) {
             HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-segment-" + store.table().value(), POOL_SIZE);
             try {
-                return new PooledAllocator(new JdbcRangeAllocator(pool, segment, owner, starts), pool);
+                return OpenAllocator.of(new JdbcRangeAllocator(pool, segment, owner, starts), pool::close);
             } catch (final RuntimeException | Error ex) {
                 // Nobody else holds the pool yet: left open, its housekeeping thread would outlive the failed open.
                 pool.close();
@@ -99,24 +98,6 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
         @Override
         public String toString() {
             return "JdbcSegmentAllocatorProvider.Parsed[" + scopeKey() + "]";
-        }
-    }
-
-    private record PooledAllocator(JdbcRangeAllocator allocator, HikariDataSource pool) implements OpenAllocator {
-
-        @Override
-        public NumberRange allocate(final String key, final long size) {
-            return allocator.allocate(key, size);
-        }
-
-        @Override
-        public String describe() {
-            return allocator.describe();
-        }
-
-        @Override
-        public void close() {
-            pool.close();
         }
     }
 }

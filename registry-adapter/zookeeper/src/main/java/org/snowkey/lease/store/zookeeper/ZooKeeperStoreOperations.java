@@ -1,10 +1,8 @@
 package org.snowkey.lease.store.zookeeper;
 
 import java.io.PrintStream;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.snowkey.keygen.config.PropertyReader;
@@ -13,7 +11,6 @@ import org.snowkey.lease.admin.LeaseAdmin;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
-import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
 
 /** {@code LeaseCli --registry zookeeper}, with the command {@code repair-acl}. */
@@ -42,36 +39,7 @@ final class ZooKeeperStoreOperations implements StoreOperations {
     public Optional<OpenRangeLog> openRangeLog(final PropertyReader reader, final long timeoutMillis) {
         ZooKeeperStoreSettings settings = ZooKeeperLeaseProps.parse(reader, Optional.empty(), true, timeoutMillis);
         CuratorFramework client = ZooKeeperClients.start(settings);
-        return Optional.of(new ClientRangeLog(new ZooKeeperRangeLog(client, settings.namespace()), client));
-    }
-
-    /** The log and the client it reads through. */
-    private record ClientRangeLog(ZooKeeperRangeLog log, CuratorFramework client) implements OpenRangeLog {
-
-        @Override
-        public List<String> keys() {
-            return log.keys();
-        }
-
-        @Override
-        public OptionalLong nextValue(final String key) {
-            return log.nextValue(key);
-        }
-
-        @Override
-        public List<RangeLogEntry> recent(final String key, final int limit) {
-            return log.recent(key, limit);
-        }
-
-        @Override
-        public String describe() {
-            return log.describe();
-        }
-
-        @Override
-        public void close() {
-            client.close();
-        }
+        return Optional.of(OpenRangeLog.of(new ZooKeeperRangeLog(client, settings.namespace()), client::close));
     }
 
     @Override

@@ -6,7 +6,6 @@ import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
-import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
@@ -70,7 +69,7 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
         public OpenAllocator open(final String owner, final StartValues starts) {
             CuratorFramework client = ZooKeeperClients.start(store);
             try {
-                return new ClientAllocator(new ZooKeeperRangeAllocator(client, store.namespace(), owner, starts, store.digest()), client);
+                return OpenAllocator.of(new ZooKeeperRangeAllocator(client, store.namespace(), owner, starts, store.digest()), client::close);
             } catch (final RuntimeException | Error ex) {
                 // Nobody else holds the client yet: left open, its threads would reconnect for ever after the failed open.
                 client.close();
@@ -82,24 +81,6 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
         @Override
         public String toString() {
             return "ZooKeeperSegmentAllocatorProvider.Prepared[" + store + "]";
-        }
-    }
-
-    private record ClientAllocator(ZooKeeperRangeAllocator allocator, CuratorFramework client) implements OpenAllocator {
-
-        @Override
-        public NumberRange allocate(final String key, final long size) {
-            return allocator.allocate(key, size);
-        }
-
-        @Override
-        public String describe() {
-            return allocator.describe();
-        }
-
-        @Override
-        public void close() {
-            client.close();
         }
     }
 }
