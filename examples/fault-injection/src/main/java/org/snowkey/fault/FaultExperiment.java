@@ -178,14 +178,11 @@ public final class FaultExperiment {
 
     private final String pool;
 
-    private ZooKeeperEnsemble ensemble;
-
-    private TcpProxy proxy;
+    /** The ZooKeeper ensemble or the proxied database the generators share. */
+    private FaultStore faultStore;
 
     private int intruders;
 
-    /** The server left running by the last {@link #storeDown()} on ZooKeeper. */
-    private int sparedServer;
 
     private volatile boolean monitoring = true;
 
@@ -204,7 +201,7 @@ public final class FaultExperiment {
         layout.decode(layout.compose(layout.counterAt(1), 1));
         long began = System.currentTimeMillis();
         try {
-            startRegistry();
+            faultStore = FaultStore.start(settings.registry(), settings.dir(), settings.jdbcUrl(), processes, "");
             for (int i = 0; i < settings.generators(); i++) {
                 Slot slot = new Slot(i, i == 0 && settings.libfaketime() != null);
                 slots.add(slot);
@@ -231,11 +228,8 @@ public final class FaultExperiment {
         } finally {
             monitoring = false;
             processes.close();
-            if (ensemble != null) {
-                ensemble.close();
-            }
-            if (proxy != null) {
-                proxy.close();
+            if (faultStore != null) {
+                faultStore.close();
             }
         }
         long ran = System.currentTimeMillis() - began;
@@ -249,32 +243,13 @@ public final class FaultExperiment {
         return new FaultReport(settings, ran, List.copyOf(faults), result, sessionExpiries(), silent);
     }
 
-    private void startRegistry() throws Exception {
-        if (settings.registry() == Registry.ZOOKEEPER) {
-            ensemble = new ZooKeeperEnsemble(settings.dir(), processes);
-            ensemble.startAll();
-            if (!ensemble.awaitQuorum(60_000)) {
-                throw new IllegalStateException("the ZooKeeper ensemble did not form a quorum within 60 s; logs in " + settings.dir());
-            }
-            log("ZooKeeper ensemble of %d servers at %s", ZooKeeperEnsemble.SIZE, ensemble.connectString());
-        } else {
-            proxy = new TcpProxy(portOf(settings.jdbcUrl()));
-            log("PostgreSQL %s through a cuttable proxy on 127.0.0.1:%d", settings.jdbcUrl(), proxy.port());
-        }
-    }
-
-    private static int portOf(final String url) {
-        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("//[^:/]+:(\\d+)/").matcher(url);
-        return matcher.find() ? Integer.parseInt(matcher.group(1)) : 5432;
-    }
-
     private List<String> props(final String incarnation) {
         List<String> props = new ArrayList<>(List.of("worker-id-bits=" + WORKER_ID_BITS, "lease-pool=" + pool,
                 "lease-duration-milliseconds=" + settings.leaseMillis(), "lease-acquire-timeout-milliseconds=30000", "instance-id=" + incarnation));
         if (settings.registry() == Registry.ZOOKEEPER) {
-            props.addAll(List.of("lease-registry=zookeeper", "zookeeper-server-lists=" + ensemble.connectString(), "zookeeper-namespace=fault-injection"));
+            props.addAll(List.of("lease-registry=zookeeper", "zookeeper-server-lists=" + faultStore.ensemble().connectString(), "zookeeper-namespace=fault-injection"));
         } else {
-            props.addAll(List.of("lease-registry=jdbc", "jdbc-url=" + settings.jdbcUrl().replaceFirst("//[^/]+/", "//127.0.0.1:" + proxy.port() + "/"),
+            props.addAll(List.of("lease-registry=jdbc", "jdbc-url=" + faultStore.jdbcUrlThroughProxy(),
                     "jdbc-username=" + settings.jdbcUser(), "jdbc-table=snowkey_fault_leases"));
         }
         return props;
@@ -405,13 +380,13 @@ public final class FaultExperiment {
                 Slot victim = slots.get(random.nextInt(slots.size()));
                 // The outage outlasts the victim's lease, so it is SIGSTOPped past its expiry and still stopped when the store returns.
                 long outage = lease + 500 + random.nextInt(1_500);
-                String store = storeDown();
+                String store = faultStore.down(random);
                 Processes.signal(victim.process, "STOP");
                 int number = lastGrantedWorkerId(victim.incarnation);
                 // Started during the outage: it acquires as soon as the store answers, while the victim is still stopped.
                 Intruder intruder = startIntruder();
                 Thread.sleep(Math.max(0, start + outage - System.currentTimeMillis()));
-                storeBack();
+                faultStore.back();
                 long storeBack = System.currentTimeMillis() - start;
                 // Every lease expired during the outage; four running processes want the four numbers, so one of them ends up
                 // issuing on the stopped victim's number: wake it only then, a zombie with a successor.
@@ -465,16 +440,16 @@ public final class FaultExperiment {
                 Slot victim = slots.get(random.nextInt(slots.size()));
                 int server = random.nextInt(ZooKeeperEnsemble.SIZE);
                 long pause = ZooKeeperEnsemble.MAX_SESSION_MILLIS + 700 + random.nextInt((int) Math.max(1, lease - ZooKeeperEnsemble.MAX_SESSION_MILLIS - 2_000));
-                ensemble.kill(server);
+                faultStore.ensemble().kill(server);
                 Processes.signal(victim.process, "STOP");
                 Thread.sleep(pause / 2);
                 // The server starts again halfway through the pause: it rejoins (a new election if it led) while the victim,
                 // whose session expires meanwhile, is still stopped.
-                ensemble.start(server);
+                faultStore.ensemble().start(server);
                 long down = System.currentTimeMillis() - start;
                 Thread.sleep(Math.max(0, start + pause - System.currentTimeMillis()));
                 Processes.signal(victim.process, "CONT");
-                ensemble.awaitQuorum(30_000);
+                faultStore.ensemble().awaitQuorum(30_000);
                 return fault(kind, "server " + (server + 1) + " down " + down + " ms, SIGSTOP " + victim.incarnation + " " + pause + " ms", start, System.currentTimeMillis(),
                         slots.toArray(Slot[]::new));
             }
@@ -489,18 +464,18 @@ public final class FaultExperiment {
             case ZK_SERVER_RESTART: {
                 int server = random.nextInt(ZooKeeperEnsemble.SIZE);
                 long down = 500 + random.nextInt(3_000);
-                ensemble.kill(server);
+                faultStore.ensemble().kill(server);
                 Thread.sleep(down);
-                ensemble.start(server);
-                ensemble.awaitQuorum(30_000);
+                faultStore.ensemble().start(server);
+                faultStore.ensemble().awaitQuorum(30_000);
                 return fault(kind, "server " + (server + 1) + " down " + down + " ms", start, System.currentTimeMillis(), slots.toArray(Slot[]::new));
             }
             case QUORUM_LOSS:
             case DB_PARTITION: {
                 long down = 1_000 + random.nextInt((int) (2 * lease));
-                String store = storeDown();
+                String store = faultStore.down(random);
                 Thread.sleep(down);
-                storeBack();
+                faultStore.back();
                 return fault(kind, store + " for " + down + " ms", start, System.currentTimeMillis(), slots.toArray(Slot[]::new));
             }
             case CLOCK_JUMP_BACK:
@@ -518,36 +493,6 @@ public final class FaultExperiment {
             }
             default:
                 throw new IllegalArgumentException(kind.name());
-        }
-    }
-
-    /** Quorum loss (two of three servers killed) or a database cut; returns what it did. */
-    private String storeDown() throws InterruptedException {
-        if (settings.registry() == Registry.ZOOKEEPER) {
-            int spared = random.nextInt(ZooKeeperEnsemble.SIZE);
-            for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
-                if (i != spared) {
-                    ensemble.kill(i);
-                }
-            }
-            sparedServer = spared;
-            return "only server " + (spared + 1) + " up";
-        }
-        proxy.cut();
-        return "database unreachable";
-    }
-
-    /** Ends {@link #storeDown()}: the killed servers start and a quorum forms, or the proxy forwards again. */
-    private void storeBack() throws Exception {
-        if (settings.registry() == Registry.ZOOKEEPER) {
-            for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
-                if (i != sparedServer) {
-                    ensemble.start(i);
-                }
-            }
-            ensemble.awaitQuorum(60_000);
-        } else {
-            proxy.restore();
         }
     }
 

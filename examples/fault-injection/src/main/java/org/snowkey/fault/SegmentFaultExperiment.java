@@ -121,11 +121,9 @@ public final class SegmentFaultExperiment {
     /** The shared sequence key of this run, so runs against a long-lived store do not mix. */
     private final String key;
 
-    private ZooKeeperEnsemble ensemble;
+    /** The ZooKeeper ensemble or the proxied database the generators share. */
+    private FaultStore faultStore;
 
-    private TcpProxy proxy;
-
-    private int sparedServer;
 
     private volatile boolean monitoring = true;
 
@@ -144,7 +142,7 @@ public final class SegmentFaultExperiment {
         int cliStatus;
         String cliOutput;
         try {
-            startStore();
+            faultStore = FaultStore.start(settings.registry(), settings.dir(), settings.jdbcUrl(), processes, "segment: ");
             for (int i = 0; i < settings.generators(); i++) {
                 Slot slot = new Slot(i);
                 slots.add(slot);
@@ -176,11 +174,8 @@ public final class SegmentFaultExperiment {
         } finally {
             monitoring = false;
             processes.close();
-            if (ensemble != null) {
-                ensemble.close();
-            }
-            if (proxy != null) {
-                proxy.close();
+            if (faultStore != null) {
+                faultStore.close();
             }
         }
         SegmentKeyChecker.Result result = SegmentKeyChecker.check(settings.dir(), log);
@@ -193,28 +188,13 @@ public final class SegmentFaultExperiment {
         return new SegmentFaultReport(settings, key, System.currentTimeMillis() - began, List.copyOf(faults), result, reconciliation, cliStatus, cliOutput, silent);
     }
 
-    private void startStore() throws Exception {
-        if (settings.registry() == Registry.ZOOKEEPER) {
-            ensemble = new ZooKeeperEnsemble(settings.dir(), processes);
-            ensemble.startAll();
-            if (!ensemble.awaitQuorum(60_000)) {
-                throw new IllegalStateException("the ZooKeeper ensemble did not form a quorum within 60 s; logs in " + settings.dir());
-            }
-            FaultExperiment.log("segment: ZooKeeper ensemble at %s", ensemble.connectString());
-        } else {
-            java.util.regex.Matcher port = java.util.regex.Pattern.compile("//[^:/]+:(\\d+)/").matcher(settings.jdbcUrl());
-            proxy = new TcpProxy(port.find() ? Integer.parseInt(port.group(1)) : 5432);
-            FaultExperiment.log("segment: PostgreSQL %s through a cuttable proxy on 127.0.0.1:%d", settings.jdbcUrl(), proxy.port());
-        }
-    }
-
     private List<String> props() {
         List<String> props = new ArrayList<>(List.of("segment-key=" + key));
         props.addAll(SEQUENCE_PROPS);
         if (settings.registry() == Registry.ZOOKEEPER) {
-            props.addAll(List.of("segment-allocator=zookeeper", "zookeeper-server-lists=" + ensemble.connectString(), "zookeeper-namespace=" + ZOOKEEPER_NAMESPACE));
+            props.addAll(List.of("segment-allocator=zookeeper", "zookeeper-server-lists=" + faultStore.ensemble().connectString(), "zookeeper-namespace=" + ZOOKEEPER_NAMESPACE));
         } else {
-            props.addAll(List.of("segment-allocator=jdbc", "jdbc-url=" + settings.jdbcUrl().replaceFirst("//[^/]+/", "//127.0.0.1:" + proxy.port() + "/"),
+            props.addAll(List.of("segment-allocator=jdbc", "jdbc-url=" + faultStore.jdbcUrlThroughProxy(),
                     "jdbc-username=" + settings.jdbcUser(), "jdbc-table=" + JDBC_TABLE));
         }
         return props;
@@ -294,61 +274,34 @@ public final class SegmentFaultExperiment {
                 // Long enough for the restarted process's first fetch to time out, so its first calls fail.
                 long down = 1_500 + random.nextInt(1_500);
                 Slot victim = slots.get(random.nextInt(slots.size()));
-                String store = storeDown();
+                String store = faultStore.down(random);
                 String old = victim.incarnation;
                 victim.kill();
                 victim.start();
                 Thread.sleep(Math.max(0, start + down - System.currentTimeMillis()));
-                storeBack();
+                faultStore.back();
                 return fault(kind, store + " " + down + " ms; SIGKILL " + old + ", started " + victim.incarnation + " during it", start, System.currentTimeMillis(), slots);
             }
             case QUORUM_LOSS:
             case DB_PARTITION: {
                 // Longer than the buffers last at these steps and rates, and than segment-fetch-timeout-milliseconds: calls fail, then recover.
                 long down = 1_000 + random.nextInt(2_500);
-                String store = storeDown();
+                String store = faultStore.down(random);
                 Thread.sleep(down);
-                storeBack();
+                faultStore.back();
                 return fault(kind, store + " for " + down + " ms", start, System.currentTimeMillis(), slots);
             }
             case ZK_SERVER_RESTART: {
                 int server = random.nextInt(ZooKeeperEnsemble.SIZE);
                 long down = 500 + random.nextInt(2_000);
-                ensemble.kill(server);
+                faultStore.ensemble().kill(server);
                 Thread.sleep(down);
-                ensemble.start(server);
-                ensemble.awaitQuorum(30_000);
+                faultStore.ensemble().start(server);
+                faultStore.ensemble().awaitQuorum(30_000);
                 return fault(kind, "server " + (server + 1) + " down " + down + " ms", start, System.currentTimeMillis(), slots);
             }
             default:
                 throw new IllegalArgumentException("not a segment fault: " + kind);
-        }
-    }
-
-    private String storeDown() throws InterruptedException {
-        if (settings.registry() == Registry.ZOOKEEPER) {
-            sparedServer = random.nextInt(ZooKeeperEnsemble.SIZE);
-            for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
-                if (i != sparedServer) {
-                    ensemble.kill(i);
-                }
-            }
-            return "only server " + (sparedServer + 1) + " up";
-        }
-        proxy.cut();
-        return "database unreachable";
-    }
-
-    private void storeBack() throws Exception {
-        if (settings.registry() == Registry.ZOOKEEPER) {
-            for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
-                if (i != sparedServer) {
-                    ensemble.start(i);
-                }
-            }
-            ensemble.awaitQuorum(60_000);
-        } else {
-            proxy.restore();
         }
     }
 
@@ -384,7 +337,7 @@ public final class SegmentFaultExperiment {
     /** Every log entry of the run's key, read from the store directly (not through the proxy), before the store goes. */
     private List<RangeLogEntry> readLog() throws Exception {
         if (settings.registry() == Registry.ZOOKEEPER) {
-            try (CuratorFramework client = CuratorFrameworkFactory.builder().connectString(ensemble.connectString()).retryPolicy(new RetryNTimes(3, 500))
+            try (CuratorFramework client = CuratorFrameworkFactory.builder().connectString(faultStore.ensemble().connectString()).retryPolicy(new RetryNTimes(3, 500))
                     .connectionTimeoutMs(15_000).build()) {
                 client.start();
                 return new ZooKeeperRangeLog(client, ZOOKEEPER_NAMESPACE).recent(key, Integer.MAX_VALUE);
@@ -402,7 +355,7 @@ public final class SegmentFaultExperiment {
     /** {@code LeaseCli ... reconcile --key K}, as an operator would run it against the same store. */
     private String[] cliArguments() {
         if (settings.registry() == Registry.ZOOKEEPER) {
-            return new String[] {"--registry", "zookeeper", "--servers", ensemble.connectString(), "--namespace", ZOOKEEPER_NAMESPACE, "reconcile", "--key", key,
+            return new String[] {"--registry", "zookeeper", "--servers", faultStore.ensemble().connectString(), "--namespace", ZOOKEEPER_NAMESPACE, "reconcile", "--key", key,
                 "--limit", String.valueOf(Integer.MAX_VALUE)};
         }
         return new String[] {"--registry", "jdbc", "--url", settings.jdbcUrl(), "--username", settings.jdbcUser(), "--table", JDBC_TABLE, "reconcile", "--key", key,
