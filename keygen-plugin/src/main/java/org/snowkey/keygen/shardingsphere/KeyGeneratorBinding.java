@@ -1,9 +1,7 @@
 package org.snowkey.keygen.shardingsphere;
 
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,19 +42,8 @@ public final class KeyGeneratorBinding {
      */
     private volatile RuntimeException bindFailure;
 
-    /**
-     * Streams by database and table name as ShardingSphere passes them, to spare a lookup key per INSERT; each cache
-     * belongs to one generator, so that a stream cached by a thread that still read the previous generator while
-     * {@link #bind} switched can never be handed out for the new one.
-     */
-    private volatile StreamCache streamCache = new StreamCache(null);
-
-    /**
-     * The stream of the last table asked for, matched by identity of the name strings ShardingSphere passes: a
-     * burst into one table skips both map lookups. A plain field is enough, since the record is immutable and a
-     * stale read only costs a lookup.
-     */
-    private LastStream lastStream;
+    /** The stream of each table, for the generator bound (the generator folds case and quotes of the name). */
+    private final TableCache<IdGenerator, SequenceStream> streams = new TableCache<>(IdGenerator::stream);
 
     /**
      * Parses and validates every prop, once, without I/O (over the JVM's defaults, {@link ScopePlanner#setDefaults}).
@@ -115,24 +102,7 @@ public final class KeyGeneratorBinding {
         if (sequenceScope == SequenceScope.GLOBAL) {
             return current.stream(IdGenerator.DEFAULT_STREAM);
         }
-        String db = database == null ? "" : database;
-        String tb = table == null ? "" : table;
-        LastStream last = lastStream;
-        if (last != null && last.generator() == current && last.database() == db && last.table() == tb) {
-            return last.stream();
-        }
-        StreamCache cache = streamCache;
-        if (cache.generator() != current) {
-            cache = new StreamCache(current);
-            streamCache = cache;
-        }
-        Map<String, SequenceStream> tables = cache.streamsByTable().computeIfAbsent(db, key -> new ConcurrentHashMap<>());
-        SequenceStream stream = tables.get(tb);
-        if (stream == null) {
-            stream = tables.computeIfAbsent(tb, key -> current.stream(streamName(db, key)));
-        }
-        lastStream = new LastStream(current, db, tb, stream);
-        return stream;
+        return streams.get(current, database, table);
     }
 
     /**
@@ -142,21 +112,6 @@ public final class KeyGeneratorBinding {
      */
     public SequenceStream streamWithoutTable() {
         return generator().stream(IdGenerator.DEFAULT_STREAM);
-    }
-
-    private record LastStream(IdGenerator generator, String database, String table, SequenceStream stream) {
-    }
-
-    private record StreamCache(IdGenerator generator, Map<String, Map<String, SequenceStream>> streamsByTable) {
-
-        StreamCache(final IdGenerator generator) {
-            this(generator, new ConcurrentHashMap<>());
-        }
-    }
-
-    /** {@code <database>.<table>}; the generator folds case and quotes, as ShardingSphere's logic table names do. */
-    static String streamName(final String database, final String table) {
-        return database + "." + table;
     }
 
     /**

@@ -1,10 +1,8 @@
 package org.snowkey.keygen.shardingsphere;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,16 +39,12 @@ public final class SegmentBinding {
     /** Why {@link #bind} failed, for ShardingSphere 5.5.0, which ignores it: keys then fail naming it (as KeyGeneratorBinding). */
     private volatile RuntimeException bindFailure;
 
-    /** Sequences by database and table name as ShardingSphere passes them, for the scope they were taken from. */
-    private volatile SequenceCache cache = new SequenceCache(null);
-
     /**
-     * The last table's sequence, matched by identity of the name strings: a run of INSERTs into one table skips both
-     * map lookups (the SPI path stays within 2x of {@code SegmentSequence.nextId()}, issue 13). A plain field is
-     * enough: the record is immutable, a stale read only costs a lookup, and it holds its scope, so a sequence of a
-     * scope this binding left is never handed out for the new one.
+     * The sequence of each table for the scope joined: the logic table's key ({@code <database>.<table>}, folded as
+     * ShardingSphere folds table names), or the scope's shared {@code segment-key} for every table.
      */
-    private LastSequence lastSequence;
+    private final TableCache<SegmentScope, SegmentSequence> sequences = new TableCache<>(
+            (scope, table) -> scope.sequence(scope.sharedKey() != null ? scope.sharedKey() : StreamNames.normalise(table)));
 
     /**
      * Parses and validates every prop, once, without I/O.
@@ -200,49 +194,10 @@ public final class SegmentBinding {
     }
 
     /**
-     * The sequence of an INSERT into that table, or the shared one. An INSERT into the table of the previous one
-     * (the same name strings, as ShardingSphere passes them for a cached statement) costs two reference comparisons;
-     * anything else a lookup ({@link #lookUp}).
+     * The sequence of an INSERT into that table (its key folded as ShardingSphere folds table names), or the shared
+     * one. An INSERT into the table of the previous one costs reference comparisons ({@link TableCache}).
      */
     public SegmentSequence sequence(final String database, final String table) {
-        SegmentScope current = scope();
-        LastSequence last = lastSequence;
-        if (last != null && last.scope() == current && last.database() == database && last.table() == table) {
-            return last.sequence();
-        }
-        return lookUp(current, database, table);
-    }
-
-    private SegmentSequence lookUp(final SegmentScope current, final String database, final String table) {
-        SegmentSequence sequence;
-        if (current.sharedKey() != null) {
-            sequence = current.sequence(current.sharedKey());
-        } else {
-            SequenceCache sequences = cache;
-            if (sequences.scope() != current) {
-                sequences = new SequenceCache(current);
-                cache = sequences;
-            }
-            String db = database == null ? "" : database;
-            String tb = table == null ? "" : table;
-            Map<String, SegmentSequence> tables = sequences.byTable().computeIfAbsent(db, key -> new ConcurrentHashMap<>());
-            sequence = tables.get(tb);
-            if (sequence == null) {
-                sequence = tables.computeIfAbsent(tb, key -> current.sequence(StreamNames.normalise(db + "." + key)));
-            }
-        }
-        lastSequence = new LastSequence(current, database, table, sequence);
-        return sequence;
-    }
-
-    /** The sequence of the last table asked for, with the scope it was taken from and the name strings as passed. */
-    private record LastSequence(SegmentScope scope, String database, String table, SegmentSequence sequence) {
-    }
-
-    private record SequenceCache(SegmentScope scope, Map<String, Map<String, SegmentSequence>> byTable) {
-
-        SequenceCache(final SegmentScope scope) {
-            this(scope, new ConcurrentHashMap<>());
-        }
+        return sequences.get(scope(), database, table);
     }
 }
