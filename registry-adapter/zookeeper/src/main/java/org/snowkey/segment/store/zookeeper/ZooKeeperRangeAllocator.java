@@ -222,6 +222,10 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
                 }
             }
         } catch (final Exception ex) {
+            if (ex instanceof InterruptedException) {
+                // The range is handed out all the same; the caller's interrupt must not be swallowed with the pruning.
+                Thread.currentThread().interrupt();
+            }
             LOG.debug("SnowKey could not prune the segment log of key '{}': {}", key, ex.toString());
         }
     }
