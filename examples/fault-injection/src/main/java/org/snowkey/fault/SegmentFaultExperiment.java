@@ -393,20 +393,32 @@ public final class SegmentFaultExperiment {
      * ZooKeeper's log keeps a key's most recent 20,000 entries ({@code ZooKeeperRangeAllocator.LOG_ENTRIES_KEPT}), and
      * at these steps the generators take dozens of ranges a second each: a soak run outgrows that, and the checker,
      * reading the log at the end only, counted every key of a pruned range as "in no range the log holds for it". The
-     * entries are therefore collected while the run goes (the newest 5,000 every 2 s, pruning deletes 1,000 at a time
-     * beyond 20,000), keyed by their first number; a poll failing during a fault is made up by the next.
+     * entries are therefore collected while the run goes (those new since the last poll, every 2 s; pruning deletes
+     * 1,000 at a time beyond 20,000), keyed by their first number; a poll failing during a fault is made up by the next.
      */
     private void collectZooKeeperLog() {
         try (CuratorFramework client = CuratorFrameworkFactory.builder().connectString(ensemble.connectString()).retryPolicy(new RetryNTimes(1, 500))
                 .connectionTimeoutMs(5_000).build()) {
             client.start();
             ZooKeeperRangeLog zooKeeperLog = new ZooKeeperRangeLog(client, ZOOKEEPER_NAMESPACE);
+            String logPath = "/" + ZOOKEEPER_NAMESPACE + "/snowkey/segment-log/" + key;
+            java.util.Set<String> seen = new java.util.HashSet<>();
             while (monitoring) {
                 try {
-                    for (RangeLogEntry each : zooKeeperLog.recent(key, 5_000)) {
-                        collected.put(each.range().first(), each);
+                    // Reads only the entries new since the last poll (plus a margin for those created meanwhile): reading
+                    // thousands of nodes every poll loads the ensemble the faults are about.
+                    List<String> names = client.getChildren().forPath(logPath);
+                    long unseen = names.stream().filter(each -> !seen.contains(each)).count();
+                    if (unseen > 0) {
+                        for (RangeLogEntry each : zooKeeperLog.recent(key, (int) Math.min(25_000, unseen + 200))) {
+                            collected.put(each.range().first(), each);
+                        }
+                        seen.clear();
+                        seen.addAll(names);
                     }
-                } catch (final RuntimeException ex) {
+                } catch (final InterruptedException ex) {
+                    throw ex;
+                } catch (final Exception ex) {
                     // The ensemble is away (a fault): the next poll catches up.
                 }
                 Thread.sleep(2_000);
