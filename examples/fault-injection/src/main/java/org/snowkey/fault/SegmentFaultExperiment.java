@@ -127,6 +127,9 @@ public final class SegmentFaultExperiment {
 
     private volatile boolean monitoring = true;
 
+    /** The ZooKeeper log's entries seen during the run, by their first number (see {@link #collectZooKeeperLog}). */
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, RangeLogEntry> collected = new java.util.concurrent.ConcurrentSkipListMap<>();
+
     public SegmentFaultExperiment(final Settings settings) {
         this.settings = settings;
         this.random = new Random(settings.seed());
@@ -151,6 +154,11 @@ public final class SegmentFaultExperiment {
             Thread monitor = new Thread(this::monitor, "segment-fault-monitor");
             monitor.setDaemon(true);
             monitor.start();
+            if (settings.registry() == Registry.ZOOKEEPER) {
+                Thread collector = new Thread(this::collectZooKeeperLog, "segment-log-collector");
+                collector.setDaemon(true);
+                collector.start();
+            }
             awaitAllIssuing(System.currentTimeMillis(), 90_000);
             FaultExperiment.log("segment: all %d generators issue keys of '%s'; injecting faults for %d s (seed %d)", slots.size(), key, settings.faultMillis() / 1000,
                     settings.seed());
@@ -334,14 +342,56 @@ public final class SegmentFaultExperiment {
         }
     }
 
+    /**
+     * ZooKeeper's log keeps a key's most recent 20,000 entries ({@code ZooKeeperRangeAllocator.LOG_ENTRIES_KEPT}), and
+     * at these steps the generators take dozens of ranges a second each: a soak run outgrows that, and the checker,
+     * reading the log at the end only, counted every key of a pruned range as "in no range the log holds for it". The
+     * entries are therefore collected while the run goes (those new since the last poll, every 2 s; pruning deletes
+     * 1,000 at a time beyond 20,000), keyed by their first number; a poll failing during a fault is made up by the next.
+     */
+    private void collectZooKeeperLog() {
+        try (CuratorFramework client = CuratorFrameworkFactory.builder().connectString(ensemble.connectString()).retryPolicy(new RetryNTimes(1, 500))
+                .connectionTimeoutMs(5_000).build()) {
+            client.start();
+            ZooKeeperRangeLog zooKeeperLog = new ZooKeeperRangeLog(client, ZOOKEEPER_NAMESPACE);
+            String logPath = "/" + ZOOKEEPER_NAMESPACE + "/snowkey/segment-log/" + key;
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            while (monitoring) {
+                try {
+                    // Reads only the entries new since the last poll (plus a margin for those created meanwhile): reading
+                    // thousands of nodes every poll loads the ensemble the faults are about.
+                    List<String> names = client.getChildren().forPath(logPath);
+                    long unseen = names.stream().filter(each -> !seen.contains(each)).count();
+                    if (unseen > 0) {
+                        for (RangeLogEntry each : zooKeeperLog.recent(key, (int) Math.min(25_000, unseen + 200))) {
+                            collected.put(each.range().first(), each);
+                        }
+                        seen.clear();
+                        seen.addAll(names);
+                    }
+                } catch (final InterruptedException ex) {
+                    throw ex;
+                } catch (final Exception ex) {
+                    // The ensemble is away (a fault): the next poll catches up.
+                }
+                Thread.sleep(2_000);
+            }
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Every log entry of the run's key, read from the store directly (not through the proxy), before the store goes. */
     private List<RangeLogEntry> readLog() throws Exception {
         if (settings.registry() == Registry.ZOOKEEPER) {
             try (CuratorFramework client = CuratorFrameworkFactory.builder().connectString(faultStore.ensemble().connectString()).retryPolicy(new RetryNTimes(3, 500))
                     .connectionTimeoutMs(15_000).build()) {
                 client.start();
-                return new ZooKeeperRangeLog(client, ZOOKEEPER_NAMESPACE).recent(key, Integer.MAX_VALUE);
+                for (RangeLogEntry each : new ZooKeeperRangeLog(client, ZOOKEEPER_NAMESPACE).recent(key, Integer.MAX_VALUE)) {
+                    collected.put(each.range().first(), each);
+                }
             }
+            return new ArrayList<>(collected.values());
         }
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(settings.jdbcUrl());

@@ -199,10 +199,9 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
         if (created == null) {
             return;
         }
-        long sequence;
-        try {
-            sequence = Long.parseLong(created.substring(created.length() - 10));
-        } catch (final RuntimeException ex) {
+        // Unsigned: past 2^31 - 1 ZooKeeper names entries "r--2147483648" on (see ZooKeeperSegmentPaths.sequenceOf).
+        long sequence = ZooKeeperSegmentPaths.sequenceOf(created.substring(created.lastIndexOf('/') + 1));
+        if (sequence < 0) {
             return;
         }
         Long last = lastPruned.get(key);
@@ -212,8 +211,9 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
         lastPruned.put(key, sequence);
         String logPath = nodes.paths().log(key);
         try {
-            List<String> names = new ArrayList<>(nodes.client().getChildren().forPath(logPath));
-            names.sort(null);
+            // Entries only, by sequence: a foreign node sorting before "r-" was deleted as the oldest entry (or, with
+            // children, failed every pruning), and entries past the sequence overflow sorted before the oldest.
+            List<String> names = ZooKeeperSegmentPaths.entriesInOrder(nodes.client().getChildren().forPath(logPath));
             for (int i = 0; i < names.size() - logEntriesKept; i++) {
                 try {
                     nodes.client().delete().forPath(logPath + "/" + names.get(i));
@@ -222,6 +222,10 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
                 }
             }
         } catch (final Exception ex) {
+            if (ex instanceof InterruptedException) {
+                // The range is handed out all the same; the caller's interrupt must not be swallowed with the pruning.
+                Thread.currentThread().interrupt();
+            }
             LOG.debug("SnowKey could not prune the segment log of key '{}': {}", key, ex.toString());
         }
     }

@@ -64,8 +64,13 @@ public final class ZooKeeperRangeLog implements RangeLog {
         } catch (final Exception ex) {
             throw nodes.failure("list " + log, ex);
         }
-        // Sequence numbers are zero-padded, so names sort in allocation order; foreign names sort apart and are reported when read.
-        names.sort(Comparator.naturalOrder());
+        // Entries in allocation order, by their sequence read unsigned (past 2^31 - 1 ZooKeeper names them "r--2147483648"
+        // on, which sort by name before the oldest: the newest logged range, the floor of a counter re-created by hand,
+        // would have been a stale one). Foreign names come last, so that they are read and reported, never skipped.
+        List<String> entries = ZooKeeperSegmentPaths.entriesInOrder(names);
+        List<String> foreign = names.stream().filter(each -> ZooKeeperSegmentPaths.sequenceOf(each) < 0).sorted().toList();
+        names = new ArrayList<>(entries);
+        names.addAll(foreign);
         List<RangeLogEntry> result = new ArrayList<>();
         for (String each : names.subList(Math.max(0, names.size() - limit), names.size())) {
             String path = log + "/" + each;

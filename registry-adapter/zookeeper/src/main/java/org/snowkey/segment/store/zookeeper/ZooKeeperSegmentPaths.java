@@ -2,6 +2,8 @@ package org.snowkey.segment.store.zookeeper;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * The node layout of segment mode, beside the worker-id leases under {@code /<namespace>/snowkey}:
@@ -71,5 +73,34 @@ final class ZooKeeperSegmentPaths {
     /** The key of a node name; encoded names hold no '+', so the form decoder's one liberty (a '+' as a space) never applies. */
     static String decode(final String name) {
         return URLDecoder.decode(name, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The sequence of a log entry's name, read as ZooKeeper's unsigned 32-bit count, or -1 for a name that is no entry.
+     * ZooKeeper prints its signed int sequence with {@code %010d}: past 2,147,483,647 the names read "r--2147483648"
+     * on, which sort BEFORE every older entry by name (creates and deletes both advance it, about two per range with
+     * pruning on). Read unsigned, they stay the newest.
+     */
+    static long sequenceOf(final String name) {
+        if (!name.startsWith(ENTRY_PREFIX)) {
+            return -1L;
+        }
+        String digits = name.substring(ENTRY_PREFIX.length());
+        if (!digits.matches("-?[0-9]{9,10}") || digits.length() < 10) {
+            return -1L;
+        }
+        try {
+            return Integer.toUnsignedLong(Integer.parseInt(digits));
+        } catch (final NumberFormatException ex) {
+            return -1L;
+        }
+    }
+
+    /**
+     * The log entries among a log node's child names, oldest first by sequence; foreign names (not {@code r-} and a
+     * sequence) are left out: pruning must never take one for the oldest entry (nor stall on one it cannot delete).
+     */
+    static List<String> entriesInOrder(final List<String> names) {
+        return names.stream().filter(each -> sequenceOf(each) >= 0).sorted(Comparator.comparingLong(ZooKeeperSegmentPaths::sequenceOf)).toList();
     }
 }

@@ -48,4 +48,39 @@ class ZooKeeperRangeLogPruningTest {
             assertEquals(new NumberRange(401, 410), allocator.allocate("db.t_order", 10), "allocation goes on from the counter");
         }
     }
+
+    /**
+     * Pruning deletes only the oldest ENTRIES: a foreign node in the log (an operator's note, a backup) that sorts before
+     * "r-" was taken for the oldest entry and deleted, and one with children made every pruning fail (NotEmpty, logged at
+     * debug), so the log grew unbounded again.
+     */
+    @Test
+    void pruningLeavesForeignNodesAloneAndStillBoundsTheLog() throws Exception {
+        try (TestingServer server = new TestingServer(true);
+             CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100))) {
+            client.start();
+            ZooKeeperRangeAllocator allocator = new ZooKeeperRangeAllocator(client, "prune", "pruner@host", StartValues.ofOne(), null, 5, 3);
+            allocator.allocate("db.t_order", 10);
+            String logPath = new ZooKeeperSegmentPaths("prune").log("db.t_order");
+            client.create().forPath(logPath + "/archive");
+            client.create().forPath(logPath + "/archive/2025");
+            for (int i = 0; i < 40; i++) {
+                allocator.allocate("db.t_order", 10);
+            }
+            assertTrue(client.checkExists().forPath(logPath + "/archive") != null, "a foreign node is no log entry to prune");
+            long entries = client.getChildren().forPath(logPath).stream().filter(each -> each.startsWith("r-")).count();
+            assertTrue(entries >= 5 && entries <= 5 + 3, "bounded despite a foreign node: " + entries);
+        }
+    }
+
+    /**
+     * ZooKeeper's sequence is a signed int printed with %010d: past 2,147,483,647 the names read "r--2147483648" and sort
+     * BEFORE every older entry. Creates and deletes both advance it, about 2 per range with pruning on. Pruning then
+     * deleted the newest entries, and the newest logged range (the floor of a counter re-created by hand) was a stale one.
+     */
+    @Test
+    void entriesPastTheSequenceOverflowAreTheNewest() {
+        List<String> names = new ArrayList<>(List.of("r--2147483647", "r-2147483646", "archive", "r--2147483648", "r-2147483647"));
+        assertEquals(List.of("r-2147483646", "r-2147483647", "r--2147483648", "r--2147483647"), ZooKeeperSegmentPaths.entriesInOrder(names));
+    }
 }
