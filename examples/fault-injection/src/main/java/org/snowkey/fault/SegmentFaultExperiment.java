@@ -350,7 +350,7 @@ public final class SegmentFaultExperiment {
      * 1,000 at a time beyond 20,000), keyed by their first number; a poll failing during a fault is made up by the next.
      */
     private void collectZooKeeperLog() {
-        try (CuratorFramework client = CuratorFrameworkFactory.builder().connectString(ensemble.connectString()).retryPolicy(new RetryNTimes(1, 500))
+        try (CuratorFramework client = CuratorFrameworkFactory.builder().connectString(faultStore.ensemble().connectString()).retryPolicy(new RetryNTimes(1, 500))
                 .connectionTimeoutMs(5_000).build()) {
             client.start();
             ZooKeeperRangeLog zooKeeperLog = new ZooKeeperRangeLog(client, ZOOKEEPER_NAMESPACE);
