@@ -30,8 +30,14 @@ public final class ContextLifecycleListener implements ContextManagerLifecycleLi
 
     private static final AtomicBoolean EXPLAINED = new AtomicBoolean();
 
+    /**
+     * Called by ShardingSphere 5.5.1 and later. On a 5.5 patch that needs an adapter (5.5.3) this listener still loads
+     * while SnowKey's 5.5.0-5.5.2 key generators cannot, so here is where a missing adapter, or a line SnowKey was never
+     * tested on, is reported (once per JVM).
+     */
     @Override
     public void onInitialized(final ContextManager contextManager) {
+        ShardingSphereLine.warnOnce(ContextManager.class);
     }
 
     @Override

@@ -12,13 +12,13 @@ import java.util.RandomAccess;
  * list, the iterator and the {@code Long}. With {@code Collections.singletonList(Long)} the {@code Long} stayed (24
  * bytes a key; {@code AbstractList}'s own iterator kept it too): on a busy 2-core machine that took the SPI from within
  * 2x of {@code SegmentSequence.nextId()} to 0.43x (issue 13). Where ShardingSphere keeps the keys, a {@code Long} per
- * key is allocated when it reads them, as before.
+ * key is allocated when it reads them, as before. Public for the line adapters that return keys the 5.5 way (5.5.3).
  */
-final class SingleKey extends AbstractList<Long> implements RandomAccess {
+public final class SingleKey extends AbstractList<Long> implements RandomAccess {
 
     private final long key;
 
-    SingleKey(final long key) {
+    public SingleKey(final long key) {
         this.key = key;
     }
 

@@ -5,13 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 import org.apache.shardingsphere.infra.algorithm.keygen.core.KeyGenerateAlgorithm;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.shardingsphere.ShardingSphereLine.Adapter;
 
 class ShardingSphereLineTest {
+
+    private static final Adapter ADAPTER_553 = new Adapter("snowkey-keygen-shardingsphere-5.5.3", "5.5.3");
+
+    @TempDir
+    Path directory;
 
     @Test
     void readsTheRunningVersionFromShardingSpheresOwnJars() {
@@ -20,9 +32,21 @@ class ShardingSphereLineTest {
     }
 
     @Test
+    void the55PatchesUpTo552AreOneLineAndFrom553OnEachPatchIsItsOwn() {
+        assertEquals("5.5", ShardingSphereLine.lineOf("5.5.0"));
+        assertEquals("5.5", ShardingSphereLine.lineOf("5.5.2"));
+        assertEquals("5.5.3", ShardingSphereLine.lineOf("5.5.3"));
+        assertEquals("5.5.3", ShardingSphereLine.lineOf("5.5.3-SNAPSHOT"));
+        assertEquals("5.5.4", ShardingSphereLine.lineOf("5.5.4"));
+        assertEquals("5.6", ShardingSphereLine.lineOf("5.6.0"));
+        assertEquals("snowkey-keygen-shardingsphere-5.5.3 (with snowkey-keygen-plugin)", ShardingSphereLine.artifactFor("5.5.3"));
+    }
+
+    @Test
     void noAdapterOnTheClassPathOfThePluginItself() {
         assertEquals(List.of(), ShardingSphereLine.adapters(getClass().getClassLoader()));
         assertDoesNotThrow(() -> ShardingSphereLine.checkAdapters(KeyGenerateAlgorithm.class));
+        assertEquals(Optional.empty(), ShardingSphereLine.warnOnce(KeyGenerateAlgorithm.class), "5.5.2 is served by the plugin alone");
     }
 
     @Test
@@ -43,7 +67,78 @@ class ShardingSphereLineTest {
     }
 
     @Test
+    void the553AdapterOnAnEarlier55PatchFailsAndAnotherAdapterOn553Too() {
+        IllegalStateException on552 = assertThrows(IllegalStateException.class, () -> ShardingSphereLine.check("5.5.2", List.of(ADAPTER_553)));
+        assertTrue(on552.getMessage().contains("snowkey-keygen-shardingsphere-5.5.3 is built for ShardingSphere 5.5.3, but this application runs ShardingSphere 5.5.2"),
+                on552.getMessage());
+        assertTrue(on552.getMessage().contains("use snowkey-keygen-plugin alone"), on552.getMessage());
+
+        IllegalStateException on553 = assertThrows(IllegalStateException.class,
+                () -> ShardingSphereLine.check("5.5.3", List.of(new Adapter("snowkey-keygen-shardingsphere-5.4", "5.4"))));
+        assertTrue(on553.getMessage().contains("use snowkey-keygen-shardingsphere-5.5.3 (with snowkey-keygen-plugin)"), on553.getMessage());
+    }
+
+    @Test
     void theAdapterOfTheRunningLinePasses() {
         assertDoesNotThrow(() -> ShardingSphereLine.check("5.4.1", List.of(new Adapter("snowkey-keygen-shardingsphere-5.4", "5.4"))));
+        assertDoesNotThrow(() -> ShardingSphereLine.check("5.5.3", List.of(ADAPTER_553)));
+    }
+
+    @Test
+    void on553WithoutTheAdapterTheWarningNamesTheAdapterToAdd() {
+        String warning = ShardingSphereLine.warning("5.5.3", List.of()).orElseThrow();
+        assertTrue(warning.contains("ShardingSphere 5.5.3"), warning);
+        assertTrue(warning.contains("Add snowkey-keygen-shardingsphere-5.5.3 next to snowkey-keygen-plugin"), warning);
+        assertTrue(warning.contains("SPI-00001"), warning);
+
+        assertEquals(Optional.empty(), ShardingSphereLine.warning("5.5.3", List.of(ADAPTER_553)), "the adapter is there");
+        assertEquals(Optional.empty(), ShardingSphereLine.warning("5.5.2", List.of()), "the plugin serves 5.5.2 alone");
+        assertEquals(Optional.empty(), ShardingSphereLine.warning("5.4.1", List.of()), "the listener explains 5.1 to 5.4 itself");
+    }
+
+    @Test
+    void aLineNewerThanEveryKnownLineIsReportedUntestedNotTakenForTheNearestOne() {
+        for (String version : List.of("5.5.4", "5.6.0", "6.0.0")) {
+            String warning = ShardingSphereLine.warning(version, List.of(ADAPTER_553)).orElseThrow(() -> new AssertionError(version + " must warn"));
+            assertTrue(warning.contains("ShardingSphere " + version + " is a line SnowKey has not been tested on"), warning);
+            assertTrue(warning.contains("5.5.3"), "names the newest line SnowKey knows: " + warning);
+            assertTrue(warning.contains("Adapters present: [snowkey-keygen-shardingsphere-5.5.3]"), warning);
+            assertTrue(ShardingSphereLine.artifactFor(ShardingSphereLine.lineOf(version)).contains("is untested"), version);
+            // Untested is said, not failed: whether the newest adapter works there is unknown either way.
+            assertDoesNotThrow(() -> ShardingSphereLine.check(version, List.of(ADAPTER_553)));
+        }
+    }
+
+    @Test
+    void theRunningVersionIsReadFromTheJarsAndA553WithoutTheAdapterIsWarnedAbout() throws Exception {
+        assertTrue(ShardingSphereLine.warnOnce(probeOf("5.5.3")).orElseThrow().contains("Add snowkey-keygen-shardingsphere-5.5.3"));
+        assertTrue(ShardingSphereLine.warnOnce(probeOf("5.6.0")).orElseThrow().contains("has not been tested on"));
+        assertEquals(Optional.empty(), ShardingSphereLine.warnOnce(probeOf("5.5.1")));
+    }
+
+    /**
+     * A class whose loader sees a ShardingSphere of that version, detected as the code detects it (the Maven metadata
+     * of shardingsphere-infra-common) and with no SnowKey adapter: the loader has no parent, only a copy of
+     * {@link Probe} and the metadata.
+     */
+    private Class<?> probeOf(final String version) throws Exception {
+        Path root = Files.createDirectories(directory.resolve(version));
+        Path pom = root.resolve("META-INF/maven/org.apache.shardingsphere/shardingsphere-infra-common/pom.properties");
+        Files.createDirectories(pom.getParent());
+        Files.writeString(pom, "groupId=org.apache.shardingsphere\nartifactId=shardingsphere-infra-common\nversion=" + version + "\n");
+        String classFile = Probe.class.getName().replace('.', '/') + ".class";
+        Path copy = root.resolve(classFile);
+        Files.createDirectories(copy.getParent());
+        try (InputStream in = Probe.class.getClassLoader().getResourceAsStream(classFile)) {
+            Files.write(copy, in.readAllBytes());
+        }
+        URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null);
+        Class<?> result = loader.loadClass(Probe.class.getName());
+        assertEquals(loader, result.getClassLoader());
+        return result;
+    }
+
+    /** Stands for a ShardingSphere class in a loader of its own. */
+    static final class Probe {
     }
 }
