@@ -28,7 +28,7 @@ import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.testing.Ids;
 
 /**
- * Several JVMs lease worker ids from one ZooKeeper and generate for more than 20 s while some are killed with
+ * Several JVMs lease worker ids from one ZooKeeper and generate while some are killed, one at a time, with
  * SIGKILL (lease left to expire) or SIGTERM (lease released) and replaced. The pool is small, so replacements take
  * over the numbers of killed processes. Every id written by any process is checked: no duplicate.
  */
@@ -38,7 +38,11 @@ class MultiProcessUniquenessTest {
 
     private static final int LIVE_PROCESSES = 3;
 
-    private static final long RUN_MILLIS = 24_000;
+    /** Kills in all; the pool has four numbers and three are live, so from the second kill on a replacement takes a used one. */
+    private static final int KILLS = 7;
+
+    /** How long a started process may take to issue its first id before the run is judged stalled (a loaded 2-core machine). */
+    private static final long START_DEADLINE_MILLIS = 180_000;
 
     private static final long LEASE_MILLIS = 2_000;
 
@@ -58,15 +62,12 @@ class MultiProcessUniquenessTest {
             for (int i = 0; i < LIVE_PROCESSES; i++) {
                 live.add(start(server.getConnectString(), outputs));
             }
-            long end = System.currentTimeMillis() + RUN_MILLIS;
-            while (System.currentTimeMillis() < end) {
-                Thread.sleep(2_500 + random.nextInt(1_500));
-                // Only processes that already issued ids: a JVM killed while starting tests nothing.
-                List<Process> issuing = live.stream().filter(this::hasIssued).toList();
-                if (issuing.isEmpty()) {
-                    continue;
-                }
-                Process victim = issuing.get(random.nextInt(issuing.size()));
+            // The schedule follows the processes, not the clock: on a loaded machine a JVM may take many seconds to
+            // start, and a kill of a process that never issued tests nothing.
+            while (sigkills + sigterms < KILLS) {
+                awaitIssuing(live);
+                Thread.sleep(1_000 + random.nextInt(1_500));
+                Process victim = live.get(random.nextInt(live.size()));
                 live.remove(victim);
                 if ((sigkills + sigterms) % 3 == 2) {
                     victim.destroy();
@@ -78,6 +79,7 @@ class MultiProcessUniquenessTest {
                 victim.waitFor(20, TimeUnit.SECONDS);
                 live.add(start(server.getConnectString(), outputs));
             }
+            awaitIssuing(live);
             for (Process each : live) {
                 each.destroy();
             }
@@ -120,6 +122,14 @@ class MultiProcessUniquenessTest {
     }
 
     private final Map<Process, Path> outputOf = new HashMap<>();
+
+    private void awaitIssuing(final List<Process> live) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + START_DEADLINE_MILLIS;
+        while (!live.stream().allMatch(this::hasIssued)) {
+            assertTrue(System.currentTimeMillis() < deadline, "a started process issued no id within " + START_DEADLINE_MILLIS + " ms" + diagnostics());
+            Thread.sleep(100);
+        }
+    }
 
     private boolean hasIssued(final Process process) {
         try {
