@@ -51,7 +51,9 @@ public record GeneratorSettings(IdLayout layout, Integer workerId, long maxToler
         rejectUnknown(reader.props(), otherKnownProps);
         int workerIdBits = reader.intValue(PropertyNames.WORKER_ID_BITS, DEFAULT_WORKER_ID_BITS, IdLayout.MIN_WORKER_ID_BITS, IdLayout.MAX_WORKER_ID_BITS);
         int sequenceBits = IdLayout.NODE_AND_SEQUENCE_BITS - workerIdBits;
-        int lowBits = reader.intValue(PropertyNames.SEQUENCE_LOW_BITS, DEFAULT_SEQUENCE_LOW_BITS, 0, sequenceBits);
+        // At least one sequence bit stays above the low ones: they count the ids of every table of a worker id together
+        // (docs/design.md, "One id space per worker id"); with none, a worker id could issue one id per millisecond.
+        int lowBits = reader.intValue(PropertyNames.SEQUENCE_LOW_BITS, DEFAULT_SEQUENCE_LOW_BITS, 0, sequenceBits - 1);
         long epoch = parseEpoch(reader, nowMillis);
         Integer workerId = reader.has(PropertyNames.WORKER_ID)
                 ? reader.intValue(PropertyNames.WORKER_ID, 0, 0, (1 << workerIdBits) - 1)

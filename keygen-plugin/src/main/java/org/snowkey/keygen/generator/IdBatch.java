@@ -6,8 +6,9 @@ import java.util.RandomAccess;
 import org.snowkey.keygen.layout.IdLayout;
 
 /**
- * {@code count} consecutive ids of one stream, reserved by one compare-and-set. The ids are composed when read,
- * so a batch of any size costs the same to hand out.
+ * {@code count} increasing ids of one stream, reserved by one compare-and-set on the worker id's high counter, their
+ * low bits continuing the stream's cycle. The ids are composed when read, so a batch of any size costs the same to
+ * hand out.
  */
 public final class IdBatch extends AbstractList<Long> implements RandomAccess {
 
@@ -15,14 +16,17 @@ public final class IdBatch extends AbstractList<Long> implements RandomAccess {
 
     private final int workerId;
 
-    private final long firstCounter;
+    private final long firstHigh;
+
+    private final long firstCycle;
 
     private final int count;
 
-    IdBatch(final IdLayout layout, final int workerId, final long firstCounter, final int count) {
+    IdBatch(final IdLayout layout, final int workerId, final long firstHigh, final long firstCycle, final int count) {
         this.layout = layout;
         this.workerId = workerId;
-        this.firstCounter = firstCounter;
+        this.firstHigh = firstHigh;
+        this.firstCycle = firstCycle;
         this.count = count;
     }
 
@@ -36,7 +40,7 @@ public final class IdBatch extends AbstractList<Long> implements RandomAccess {
         if (index < 0 || index >= count) {
             throw new IndexOutOfBoundsException("index " + index + " of a batch of " + count);
         }
-        return layout.compose(firstCounter + index, workerId);
+        return layout.compose(layout.counterOf(firstHigh + index, firstCycle + index), workerId);
     }
 
     @Override

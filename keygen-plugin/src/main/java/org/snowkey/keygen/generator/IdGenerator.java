@@ -12,9 +12,10 @@ import org.snowkey.keygen.lease.WorkerLease;
 /**
  * The generator of one scope: one worker lease and the named sequence streams issuing on it.
  *
- * <p>Streams are independent counters; ids are unique within a stream across the cluster, because the
- * stream's ids carry the leased worker id and stay inside the lease's timestamp range. Use one stream for
- * everything whose ids must not repeat.
+ * <p>Every stream draws the timestamp and high sequence of its ids from the generator's one {@link IdSpace} per
+ * lease grant, and keeps only the low L bits as its own cycle: ids are unique across all streams of the generator,
+ * and across the cluster, because they carry the leased worker id and stay inside the lease's timestamp range.
+ * The runtime keeps one generator per worker lease, so every key generator and table on a worker id shares it.
  */
 public final class IdGenerator implements AutoCloseable {
 
@@ -27,6 +28,8 @@ public final class IdGenerator implements AutoCloseable {
 
     private final IssuePolicy policy;
 
+    private final IdSpace idSpace;
+
     private final Map<String, SequenceStream> streams = new ConcurrentHashMap<>();
 
     /**
@@ -38,9 +41,14 @@ public final class IdGenerator implements AutoCloseable {
      */
     public IdGenerator(final IdLayout layout, final WorkerLease lease, final WallClock clock, final long maxTolerateTimeDifferenceMillis,
                        final long maxTimeCacheMillis) {
+        if (!layout.hasHighSequenceBits()) {
+            throw new IllegalArgumentException("sequence-low-bits must be below the sequence bits (22 - worker-id-bits), was "
+                    + layout.sequenceLowBits() + " of " + layout.sequenceBits() + ": every worker id could issue only one id per millisecond");
+        }
         this.layout = layout;
         this.lease = lease;
         this.policy = new IssuePolicy(layout, clock, maxTolerateTimeDifferenceMillis, maxTimeCacheMillis);
+        this.idSpace = new IdSpace(lease, policy);
     }
 
     /**
@@ -53,7 +61,7 @@ public final class IdGenerator implements AutoCloseable {
         if (stream != null) {
             return stream;
         }
-        return streams.computeIfAbsent(StreamNames.normalise(name), key -> new SequenceStream(key, lease, policy));
+        return streams.computeIfAbsent(StreamNames.normalise(name), key -> new SequenceStream(key, idSpace, layout));
     }
 
     /** The next id of the default stream. */
@@ -93,9 +101,9 @@ public final class IdGenerator implements AutoCloseable {
         return streams.values().stream().mapToLong(SequenceStream::idsIssued).sum();
     }
 
-    /** The largest time cache of any stream, in ms: how much idle time a burst can spend at once. */
+    /** The time cache of the worker id, in ms: how much idle time a burst can spend at once. */
     public long timeCacheMillis() {
-        return streams.values().stream().mapToLong(SequenceStream::timeCacheMillis).max().orElse(0);
+        return idSpace.timeCacheMillis();
     }
 
     /** The streams created so far, by name. */
@@ -103,7 +111,7 @@ public final class IdGenerator implements AutoCloseable {
         return Map.copyOf(streams);
     }
 
-    /** Releases the lease with the exact high-water mark of every stream. */
+    /** Releases the lease with the exact high-water mark of the id space. */
     @Override
     public void close() {
         lease.close();

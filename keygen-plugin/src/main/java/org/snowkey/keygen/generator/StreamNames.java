@@ -2,13 +2,13 @@ package org.snowkey.keygen.generator;
 
 /**
  * One spelling per stream. ShardingSphere matches logic table names without regard to case or identifier quotes, so
- * {@code DB.T_ORDER}, {@code db.t_order} and {@code `db`.`t_order`} are one table; were they two streams, each
- * would count from the same millisecond on the same worker id and issue the same ids (docs/design.md, "Streams").
+ * {@code DB.T_ORDER}, {@code db.t_order} and {@code `db`.`t_order`} are one table; were they two streams, the table
+ * would follow two low-bit cycles and lose its {@code id % 2^L} balance (docs/design.md, "One id space per worker
+ * id"; ids stay unique, since the high part comes from the worker id's one counter).
  * Every name is therefore reduced to lower case without quotes before it picks a stream, whoever asks: the key
  * generator with ShardingSphere's names or application code through the Spring bean.
  *
- * <p>Folding two tables into one stream only shares a counter (ids stay unique), while two streams for one table
- * repeat ids: where in doubt this folds more, never less.
+ * <p>Folding two tables into one stream only shares a cycle: where in doubt this folds more, never less.
  */
 public final class StreamNames {
 

@@ -16,8 +16,11 @@ import java.time.Instant;
  * <p>The sequence sits partly below the worker id so that consecutive ids of one worker cycle through
  * {@code id % 2^L}: sharding by {@code id % 2^k} (k &lt;= L) stays balanced at any insert rate.
  *
- * <p>The generator keeps one counter {@code c = t * 2^S + s}; {@link #compose(long, int)} turns a counter
- * value and a worker id into an id. Instances are immutable and validated by {@link #of}.
+ * <p>A counter value {@code c = t * 2^S + s} and a worker id make an id ({@link #compose(long, int)}). The generator
+ * draws the part above the low bits, the high counter {@code h = t * 2^(S-L) + (s >> L)}, from one counter per
+ * worker id grant shared by every table, and the low L bits from a cycle of the table
+ * ({@link #counterOf(long, long)}): ids are unique across tables and each table still cycles through
+ * {@code id % 2^L}. Instances are immutable and validated by {@link #of}.
  */
 public final class IdLayout {
 
@@ -47,6 +50,9 @@ public final class IdLayout {
 
     private final int highSequenceShift;
 
+    /** S - L: the bits of the sequence drawn from the shared high counter. */
+    private final int highSequenceBits;
+
     private IdLayout(final int workerIdBits, final int sequenceLowBits, final long epochMillis) {
         this.workerIdBits = workerIdBits;
         this.sequenceBits = NODE_AND_SEQUENCE_BITS - workerIdBits;
@@ -55,6 +61,7 @@ public final class IdLayout {
         this.sequenceMask = (1L << sequenceBits) - 1;
         this.lowMask = (1L << sequenceLowBits) - 1;
         this.highSequenceShift = workerIdBits + sequenceLowBits;
+        this.highSequenceBits = sequenceBits - sequenceLowBits;
     }
 
     /**
@@ -116,6 +123,40 @@ public final class IdLayout {
         return counter >>> sequenceBits;
     }
 
+    /** The high counter value of the first id of a logical timestamp: {@code t * 2^(S-L)}. */
+    public long highCounterAt(final long logicalTimestamp) {
+        return logicalTimestamp << highSequenceBits;
+    }
+
+    /** The logical timestamp of a high counter value. */
+    public long timestampOfHigh(final long highCounter) {
+        return highCounter >>> highSequenceBits;
+    }
+
+    /**
+     * The counter value ({@code t * 2^S + s}, for {@link #compose}) of high counter value {@code highCounter} with the
+     * low L bits taken from a table's cycle position {@code cycle} (any non-negative number; only its low L bits count).
+     */
+    public long counterOf(final long highCounter, final long cycle) {
+        return highCounter << sequenceLowBits | cycle & lowMask;
+    }
+
+    /**
+     * Ids one worker id can issue per millisecond over all its tables together: {@code 2^(S-L)}, one per value of the
+     * shared high counter. Half of {@link #idsPerMillisecond()} at L = 1.
+     */
+    public long sustainedIdsPerMillisecond() {
+        return 1L << highSequenceBits;
+    }
+
+    /**
+     * Whether a generator can issue with this layout: it needs at least one high sequence bit (L &lt; S). At L = S
+     * every id of a worker id would need a millisecond of its own.
+     */
+    public boolean hasHighSequenceBits() {
+        return highSequenceBits > 0;
+    }
+
     /** Milliseconds since 1970 to milliseconds since this layout's epoch. */
     public long toLogical(final long epochMillisUtc) {
         return epochMillisUtc - epochMillis;
@@ -147,7 +188,10 @@ public final class IdLayout {
         return 1 << workerIdBits;
     }
 
-    /** Ids one worker can issue per millisecond: {@code 2^S}. */
+    /**
+     * Sequence values per millisecond: {@code 2^S}. A generator issues {@link #sustainedIdsPerMillisecond()} ids per
+     * millisecond and worker id, because the low L bits are a per-table cycle, not fresh values.
+     */
     public long idsPerMillisecond() {
         return 1L << sequenceBits;
     }

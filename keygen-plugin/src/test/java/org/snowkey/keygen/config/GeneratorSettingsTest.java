@@ -39,11 +39,11 @@ class GeneratorSettingsTest {
 
     @Test
     void acceptsEveryPropInRange() {
-        GeneratorSettings settings = parse("worker-id", "1023", "worker-id-bits", "10", "sequence-low-bits", "12", "epoch", "1700000000000",
+        GeneratorSettings settings = parse("worker-id", "1023", "worker-id-bits", "10", "sequence-low-bits", "11", "epoch", "1700000000000",
                 "max-tolerate-time-difference-milliseconds", "0", "sequence-scope", "GLOBAL", "max-time-cache-milliseconds", "0",
                 "zookeeper-server-lists", "ignored here");
         assertEquals(1023, settings.workerId());
-        assertEquals(12, settings.layout().sequenceLowBits());
+        assertEquals(11, settings.layout().sequenceLowBits());
         assertEquals(1_700_000_000_000L, settings.layout().epochMillis());
         assertEquals(SequenceScope.GLOBAL, settings.sequenceScope());
         assertEquals(0, settings.maxTimeCacheMillis());
@@ -55,8 +55,9 @@ class GeneratorSettingsTest {
             "worker-id-bits | 0 | expected a whole number from 1 to 21",
             "worker-id-bits | 22 | expected a whole number from 1 to 21",
             "worker-id-bits | ten | expected a whole number from 1 to 21",
-            "sequence-low-bits | 10 | expected a whole number from 0 to 9",
-            "sequence-low-bits | -1 | expected a whole number from 0 to 9",
+            "sequence-low-bits | 10 | expected a whole number from 0 to 8",
+            "sequence-low-bits | 9 | expected a whole number from 0 to 8",
+            "sequence-low-bits | -1 | expected a whole number from 0 to 8",
             "worker-id | 8192 | expected a whole number from 0 to 8191",
             "worker-id | -1 | expected a whole number from 0 to 8191",
             "worker-id | 1.5 | expected a whole number from 0 to 8191",

@@ -26,8 +26,8 @@ import org.snowkey.keygen.testing.ManualClock;
  */
 class LeaseChangeInterleavingTest {
 
-    /** Two ids per millisecond, so that a short burst reaches the clock's edge. */
-    private static final IdLayout LAYOUT = IdLayout.of(21, 1, IdLayout.defaults().epochMillis());
+    /** Two ids per millisecond and worker id (S = 2, L = 1), so that a short burst reaches the clock's edge. */
+    private static final IdLayout LAYOUT = IdLayout.of(20, 1, IdLayout.defaults().epochMillis());
 
     private static final long T = LAYOUT.epochMillis() + 1_000_000L;
 
@@ -63,7 +63,8 @@ class LeaseChangeInterleavingTest {
         LeaseGrant second = new LeaseGrant(2, T, LeaseGrant.UNBOUNDED, "worker id 2");
         lease.replace(second);
         long lastOfBurst = stream.nextId();
-        while (LAYOUT.decode(lastOfBurst).sequence() != LAYOUT.idsPerMillisecond() - 1) {
+        // The edge: the high sequence (shared by every stream of the worker id) at its last value of the millisecond.
+        while (LAYOUT.decode(lastOfBurst).sequence() >> LAYOUT.sequenceLowBits() != LAYOUT.sustainedIdsPerMillisecond() - 1) {
             lastOfBurst = stream.nextId();
         }
         // B needs the next millisecond and waits for it inside the counter.

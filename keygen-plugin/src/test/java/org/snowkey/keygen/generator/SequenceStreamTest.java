@@ -143,10 +143,12 @@ class SequenceStreamTest {
         stream.nextId();
         clock.advance(2_000);
         assertEquals(2_000, stream.timeCacheMillis());
-        // The clock stands still: every id below comes out of the 2 s of cache (2000 ms x 512 ids).
+        // The clock stands still: every id below comes out of the 2 s of cache (2000 ms x 256 ids: a worker id issues
+        // 2^(S-L) ids per ms over all its tables, since the low bit is each table's cycle, not a fresh value).
+        int perMillisecond = (int) LAYOUT.sustainedIdsPerMillisecond();
         long last = 0;
         for (int i = 0; i < 2_000; i++) {
-            last = stream.nextIds(512).id(511);
+            last = stream.nextIds(perMillisecond).id(perMillisecond - 1);
         }
         assertTrue(LAYOUT.decode(last).logicalTimestamp() <= LAYOUT.toLogical(T + 2_000), "never past the wall clock");
         assertEquals(LAYOUT.toLogical(T + 2_000), LAYOUT.decode(last).logicalTimestamp(), "the whole cache was spent");
@@ -189,7 +191,7 @@ class SequenceStreamTest {
         stream.nextId();
         clock.advance(5_000);
         // 5 ms worth of ids with no cache allowed: taken from the last 5 ms, not waited for (the clock stands still).
-        IdBatch batch = stream.nextIds(5 * 512);
+        IdBatch batch = stream.nextIds(5 * (int) LAYOUT.sustainedIdsPerMillisecond());
         assertEquals(T + 5_000, LAYOUT.decode(batch.id(batch.size() - 1)).timestamp().toEpochMilli());
     }
 
@@ -244,7 +246,7 @@ class SequenceStreamTest {
         } catch (final IdUnavailableException ex) {
             failure = ex;
         }
-        assertEquals(4 * 512, issued, "exactly the ids of the four reserved milliseconds");
+        assertEquals(4 * LAYOUT.sustainedIdsPerMillisecond(), issued, "exactly the ids of the four reserved milliseconds (256 a ms per worker id)");
         assertTrue(failure != null && failure.getMessage().contains("lease ceiling reached"), String.valueOf(failure));
         lease.grant().extendCeiling(T + 10);
         assertEquals(T + 4, LAYOUT.decode(stream.nextId()).timestamp().toEpochMilli(), "a renewal lets ids flow again");

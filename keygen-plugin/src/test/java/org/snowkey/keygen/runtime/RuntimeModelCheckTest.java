@@ -30,7 +30,7 @@ import org.snowkey.keygen.testing.ManualClock;
  */
 public class RuntimeModelCheckTest {
 
-    private static final IdLayout LAYOUT = IdLayout.of(21, 1, IdLayout.defaults().epochMillis());
+    private static final IdLayout LAYOUT = IdLayout.of(20, 1, IdLayout.defaults().epochMillis());
 
     private static final long T = LAYOUT.epochMillis() + 1_000_000L;
 

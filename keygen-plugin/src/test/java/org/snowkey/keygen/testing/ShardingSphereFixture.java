@@ -31,6 +31,14 @@ public final class ShardingSphereFixture {
 
     /** With a key generator of another type ({@code SNOWKEY_SEGMENT}). */
     public ShardingSphereFixture(final Path directory, final String keyGeneratorType, final Map<String, String> keyGeneratorProps) throws IOException, SQLException {
+        this(directory, Map.of("snowkey", keyGeneratorType), Map.of("snowkey", keyGeneratorProps), Map.of("t_order", "snowkey", "t_order_item", "snowkey"));
+    }
+
+    /**
+     * With several key generators: their types and props by name, and the key generator each logic table names.
+     */
+    public ShardingSphereFixture(final Path directory, final Map<String, String> keyGeneratorTypes, final Map<String, Map<String, String>> keyGeneratorProps,
+                                 final Map<String, String> keyGeneratorOfTable) throws IOException, SQLException {
         for (int ds = 0; ds < 2; ds++) {
             try (Connection connection = DriverManager.getConnection(h2Url(ds), "sa", "");
                  Statement statement = connection.createStatement()) {
@@ -40,16 +48,23 @@ public final class ShardingSphereFixture {
                 }
             }
         }
-        StringBuilder props = new StringBuilder();
-        keyGeneratorProps.forEach((key, value) -> props.append("        ").append(key).append(": '").append(value).append("'\n"));
+        StringBuilder keyGenerators = new StringBuilder();
+        new java.util.TreeMap<>(keyGeneratorTypes).forEach((generator, type) -> {
+            StringBuilder props = new StringBuilder();
+            keyGeneratorProps.getOrDefault(generator, Map.of())
+                    .forEach((key, value) -> props.append("        ").append(key).append(": '").append(value).append("'\n"));
+            keyGenerators.append("    ").append(generator).append(":\n")
+                    .append("      type: ").append(type).append("\n")
+                    .append(props.length() == 0 ? "" : "      props:\n" + props);
+        });
         String text = "databaseName: " + name + "\n"
                 + "dataSources:\n"
                 + dataSource(0) + dataSource(1)
                 + "rules:\n"
                 + "- !SHARDING\n"
                 + "  tables:\n"
-                + table("t_order", "order_id")
-                + table("t_order_item", "item_id")
+                + table("t_order", "order_id", keyGeneratorOfTable.get("t_order"))
+                + table("t_order_item", "item_id", keyGeneratorOfTable.get("t_order_item"))
                 + "  shardingAlgorithms:\n"
                 + "    by_user:\n"
                 + "      type: INLINE\n"
@@ -64,9 +79,7 @@ public final class ShardingSphereFixture {
                 + "      props:\n"
                 + "        algorithm-expression: t_order_item_${item_id % 2}\n"
                 + "  keyGenerators:\n"
-                + "    snowkey:\n"
-                + "      type: " + keyGeneratorType + "\n"
-                + (props.length() == 0 ? "" : "      props:\n" + props)
+                + keyGenerators
                 + "props:\n"
                 + "  sql-show: false\n";
         yaml = directory.resolve(name + ".yaml");
@@ -87,7 +100,7 @@ public final class ShardingSphereFixture {
                 + "    maximumPoolSize: 4\n";
     }
 
-    private static String table(final String logic, final String keyColumn) {
+    private static String table(final String logic, final String keyColumn, final String keyGenerator) {
         return "    " + logic + ":\n"
                 + "      actualDataNodes: ds_${0..1}." + logic + "_${0..1}\n"
                 + "      databaseStrategy:\n"
@@ -100,7 +113,7 @@ public final class ShardingSphereFixture {
                 + "          shardingAlgorithmName: " + logic + "_by_id\n"
                 + "      keyGenerateStrategy:\n"
                 + "        column: " + keyColumn + "\n"
-                + "        keyGeneratorName: snowkey\n";
+                + "        keyGeneratorName: " + keyGenerator + "\n";
     }
 
     /** A data source of its own (not the driver's cached one), so that a test can close it. */

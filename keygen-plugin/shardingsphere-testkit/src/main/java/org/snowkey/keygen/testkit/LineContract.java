@@ -173,24 +173,26 @@ public abstract class LineContract {
     }
 
     @Test
-    void tablesSharingOneKeyGeneratorShareOneStreamUniqueAcrossBothAndBalancedCombined() throws Exception {
-        // Where the key generator is told the table (5.5), each table has a stream of its own unless sequence-scope is
-        // global, and two streams created in the same millisecond issue the same ids (docs/design.md, "Streams": ids
-        // are unique within a table). Without it this test passed only while the two tables' first INSERTs fell in
-        // different milliseconds; it failed on 5.5.0 with every key of t_order repeated in t_order_item.
-        Map<String, String> props = new HashMap<>(leases.props("shared"));
-        if (keyGeneratorKnowsTheTable()) {
-            props.put("sequence-scope", "global");
-        }
+    void tablesSharingOneKeyGeneratorNeverShareAKeyAndStayBalanced() throws Exception {
+        // One key generator is one id space on every line with the default sequence-scope (docs/design.md, "One id space
+        // per worker id"): the timestamp and high sequence of every key come from one counter per worker id, and only
+        // the low bit is a cycle per table. Where the key generator is told the table (5.5), each table alternates
+        // id % 2 on its own; where it is not (5.1 to 5.4), the tables share one cycle, balanced over both together.
         LineFixture fixture = new LineFixture(databaseNameKey())
-                .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", props)
+                .keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props("shared"))
                 .table(LineFixture.ORDER, "snowkey")
                 .table(LineFixture.ITEM, "snowkey");
         insertAlternating(open(fixture));
-        Set<Long> all = new HashSet<>(fixture.keys(LineFixture.ORDER));
-        all.addAll(fixture.keys(LineFixture.ITEM));
+        List<Long> orders = fixture.keys(LineFixture.ORDER);
+        List<Long> items = fixture.keys(LineFixture.ITEM);
+        Set<Long> all = new HashSet<>(orders);
+        all.addAll(items);
         assertEquals(2 * INSERTS_PER_TABLE, all.size(), "no key repeats across the two tables");
         assertEquals(INSERTS_PER_TABLE, all.stream().filter(each -> each % 2 == 0).count(), "balanced over both tables together");
+        if (keyGeneratorKnowsTheTable()) {
+            assertEquals(INSERTS_PER_TABLE / 2, orders.stream().filter(each -> each % 2 == 0).count(), "t_order alone alternates id % 2");
+            assertEquals(INSERTS_PER_TABLE / 2, items.stream().filter(each -> each % 2 == 0).count(), "t_order_item alone alternates id % 2");
+        }
     }
 
     @Test

@@ -52,7 +52,7 @@ public final class SnowKeyDescriptors {
                 instant(status.expiresAtMillis()), ceiling(status.ceilingMillis()), status.renewals(), status.renewalFailures(),
                 generator.timeCacheMillis(), generator.idsIssued(), generator.clockBackWaits(),
                 new Layout(layout.workerIdBits(), layout.sequenceBits(), layout.sequenceLowBits(), instant(layout.epochMillis()),
-                        layout.idsPerMillisecond()), streams, describeSegments(segmentScopes));
+                        layout.sustainedIdsPerMillisecond()), streams, describeSegments(segmentScopes));
     }
 
     /** Every live segment scope and its sequences, ShardingSphere's and the bean's; scope keys and allocators without credentials. */
@@ -97,7 +97,7 @@ public final class SnowKeyDescriptors {
                                       long fetchFailures, double lastFetchMillis, String lastFailure, String stoppedBecause) {
     }
 
-    /** The id layout. */
+    /** The id layout; {@code idsPerMillisecond} is what the worker id issues over all its tables, {@code 2^(S-L)}. */
     public record Layout(int workerIdBits, int sequenceBits, int sequenceLowBits, String epoch, long idsPerMillisecond) {
     }
 
