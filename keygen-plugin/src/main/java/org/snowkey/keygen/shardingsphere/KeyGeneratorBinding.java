@@ -36,6 +36,11 @@ public final class KeyGeneratorBinding {
 
     private volatile IdGenerator generator;
 
+    /** What {@link #bind} was given, so that a generation that ended under a live key generator is joined again the same way. */
+    private volatile Optional<ClusterRegistry> boundCluster = Optional.empty();
+
+    private volatile Object boundOwner;
+
     /**
      * Why {@link #bind} failed, for lines that ignore a failure of the callback that binds (ShardingSphere 5.5.0's
      * listeners): keys then fail naming it instead of binding without the context.
@@ -88,6 +93,8 @@ public final class KeyGeneratorBinding {
         }
         logActive(bound);
         bindFailure = null;
+        boundCluster = cluster;
+        boundOwner = owner;
         generator = bound;
     }
 
@@ -133,24 +140,33 @@ public final class KeyGeneratorBinding {
         ClusterRegistriesSeen.forget();
     }
 
-    /** The generator this binding issues from, binding it (without a cluster registry) if ShardingSphere never did. */
+    /**
+     * The generator this binding issues from, binding it (without a cluster registry) if ShardingSphere never did. A
+     * generation that ended while this key generator still issues (its owner was released, or the scope was closed
+     * under it) is joined again with what {@link #bind} was given: the next generation takes a lease of its own, so the
+     * key generator recovers instead of failing every key on the closed one.
+     */
     public IdGenerator generator() {
         IdGenerator current = generator;
-        if (current == null) {
-            RuntimeException failed = bindFailure;
-            if (failed != null) {
-                throw new IllegalStateException("SnowKey: this key generator could not bind when ShardingSphere started (" + failed.getMessage()
-                        + "), so it issues no keys; fix the cause and restart", failed);
-            }
-            synchronized (this) {
-                current = generator;
-                if (current == null) {
-                    current = SnowKeyRuntime.get().generator(planWithoutContext());
-                    logActive(current);
-                    generator = current;
-                }
-            }
+        return current != null && !current.hasEnded() ? current : join();
+    }
+
+    /** Kept apart from {@link #generator()} so the key path stays small enough for the JIT to inline. */
+    private synchronized IdGenerator join() {
+        IdGenerator current = generator;
+        if (current != null && !current.hasEnded()) {
+            return current;
         }
+        RuntimeException failed = bindFailure;
+        if (current == null && failed != null) {
+            throw new IllegalStateException("SnowKey: this key generator could not bind when ShardingSphere started (" + failed.getMessage()
+                    + "), so it issues no keys; fix the cause and restart", failed);
+        }
+        Object owner = boundOwner;
+        current = owner == null ? SnowKeyRuntime.get().generator(planWithoutContext())
+                : SnowKeyRuntime.get().generator(ScopePlanner.get().planInKnownMode(settings(), boundCluster), owner);
+        logActive(current);
+        generator = current;
         return current;
     }
 }

@@ -48,4 +48,27 @@ class KeyGeneratorBindingTest {
         assertSame(bound.stream("logic_db.t_order"), next, "the table's one stream in the generator now bound");
         assertTrue(next.nextId() > lastOfFirst, "the next generation of worker id 28 continues above the released one");
     }
+
+    @Test
+    void aGenerationReleasedUnderALiveKeyGeneratorIsJoinedAgainWithItsOwner() {
+        Properties props = new Properties();
+        props.setProperty("worker-id", "29");
+        KeyGeneratorBinding binding = new KeyGeneratorBinding();
+        binding.init(props);
+        Object context = new Object();
+        binding.bind(Optional.empty(), context);
+        IdGenerator first = binding.generator();
+        long lastOfFirst = binding.stream("logic_db", "t_order").nextId();
+
+        // A close meant for another data source released this one's context: its generation ended under it.
+        SnowKeyRuntime.get().release(context);
+        assertTrue(first.hasEnded());
+        long next = binding.stream("logic_db", "t_order").nextId();
+        assertTrue(next > lastOfFirst, "the key generator joined the next generation instead of failing every key on the released one");
+        IdGenerator rejoined = binding.generator();
+        assertNotSame(first, rejoined);
+
+        SnowKeyRuntime.get().release(context);
+        assertTrue(rejoined.hasEnded(), "the generation joined again is owned by the same context, and ends with it");
+    }
 }
