@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 
 /**
@@ -16,11 +17,30 @@ final class ClusterRegistriesSeen {
 
     private static final Set<ClusterRegistry> SEEN = ConcurrentHashMap.newKeySet();
 
+    /** Set once any ShardingSphere context of this JVM ran in Cluster mode, even one whose registry SnowKey could not read. */
+    private static volatile boolean clusterModeSeen;
+
     private ClusterRegistriesSeen() {
     }
 
     static void add(final Optional<ClusterRegistry> cluster) {
-        cluster.ifPresent(SEEN::add);
+        cluster.ifPresent(each -> {
+            SEEN.add(each);
+            clusterModeSeen = true;
+        });
+    }
+
+    /** A ShardingSphere context started with that mode, whether or not it has SnowKey key generators. */
+    static void addMode(final ModeConfiguration mode) {
+        if (mode != null && "Cluster".equalsIgnoreCase(mode.getType())) {
+            clusterModeSeen = true;
+        }
+        add(ModeConfigurations.clusterRegistry(mode));
+    }
+
+    /** True once a ShardingSphere context of this JVM ran in Cluster mode: a static worker id would repeat across its instances. */
+    static boolean clusterModeSeen() {
+        return clusterModeSeen;
     }
 
     /**
@@ -46,5 +66,6 @@ final class ClusterRegistriesSeen {
 
     static void forget() {
         SEEN.clear();
+        clusterModeSeen = false;
     }
 }

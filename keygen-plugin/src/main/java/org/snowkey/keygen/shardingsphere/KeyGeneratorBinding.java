@@ -124,7 +124,8 @@ public final class KeyGeneratorBinding {
     /**
      * The plan of an instance ShardingSphere never handed its context: with the props alone, unless they name no
      * worker id source and this JVM runs ShardingSphere in Cluster mode, where worker id 0 would be a duplicate
-     * waiting to happen. Then the one registry seen is used, and with several the start fails closed.
+     * waiting to happen. Then the one registry seen is used; with several, or in Cluster mode with none that SnowKey could
+     * read, the key generator fails closed.
      */
     private ScopePlan planWithoutContext() {
         ScopePlan plan = ScopePlanner.get().plan(settings(), Optional.empty());
@@ -132,6 +133,12 @@ public final class KeyGeneratorBinding {
             return plan;
         }
         Optional<ClusterRegistry> seen = ClusterRegistriesSeen.theOne(ImprovedSnowflakeKeyGenerateAlgorithm.TYPE, PropertyNames.LEASE_REGISTRY);
+        if (seen.isEmpty() && ClusterRegistriesSeen.clusterModeSeen()) {
+            throw new IllegalStateException("SnowKey: this JVM runs ShardingSphere in Cluster mode, ShardingSphere did not pass its mode to this "
+                    + ImprovedSnowflakeKeyGenerateAlgorithm.TYPE + " instance, and SnowKey could not read a Cluster registry from the mode, so it will not"
+                    + " fall back to worker id 0 (every instance of the cluster would issue the same ids). Set " + PropertyNames.LEASE_REGISTRY
+                    + " (and its props), or a " + PropertyNames.WORKER_ID + " unique to this instance, in this key generator's props");
+        }
         return seen.isEmpty() ? plan : ScopePlanner.get().plan(settings(), seen);
     }
 
