@@ -10,6 +10,9 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
+import org.apache.shardingsphere.mode.repository.cluster.ClusterPersistRepositoryConfiguration;
+import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -70,5 +73,34 @@ class KeyGeneratorBindingTest {
 
         SnowKeyRuntime.get().release(context);
         assertTrue(rejoined.hasEnded(), "the generation joined again is owned by the same context, and ends with it");
+    }
+
+    @Test
+    void anInstanceNeverToldItsContextTakesTheClusterModeRecordedAtStartUpInsteadOfWorkerIdZero() {
+        // A context started in Cluster mode whose databases had no SnowKey key generator yet; one added later (DistSQL on
+        // the Proxy, on 5.5.0) is never told the context. A repository type SnowKey has no backend for shows which plan it got.
+        ClusterRegistriesSeen.addMode(new ModeConfiguration("Cluster", new ClusterPersistRepositoryConfiguration("NoSuchRepository", "gov", "127.0.0.1:1",
+                new Properties())));
+        try {
+            KeyGeneratorBinding addedLater = new KeyGeneratorBinding();
+            addedLater.init(new Properties());
+            InvalidSettingException ex = assertThrows(InvalidSettingException.class, addedLater::generator, "planned worker id 0 without the mode");
+            assertTrue(ex.getMessage().contains("Cluster mode with a NoSuchRepository repository"), ex.getMessage());
+        } finally {
+            ClusterRegistriesSeen.forget();
+        }
+    }
+
+    @Test
+    void inClusterModeWithoutARegistrySnowKeyCanReadAnInstanceNeverToldItsContextFailsClosed() {
+        ClusterRegistriesSeen.addMode(new ModeConfiguration("Cluster", null));
+        try {
+            KeyGeneratorBinding addedLater = new KeyGeneratorBinding();
+            addedLater.init(new Properties());
+            IllegalStateException ex = assertThrows(IllegalStateException.class, addedLater::generator);
+            assertTrue(ex.getMessage().contains("will not fall back to worker id 0"), ex.getMessage());
+        } finally {
+            ClusterRegistriesSeen.forget();
+        }
     }
 }
