@@ -5,13 +5,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 
 /**
  * The Cluster mode registries ShardingSphere has handed to any SnowKey algorithm of this JVM. ShardingSphere 5.1.2
  * tells only some of its key generator instances the mode (tested: in Cluster mode the instance that issues keys is
- * never told), so an instance that was not told takes the registry its siblings were given.
+ * never told), so an instance that was not told takes the registry its siblings were given. Free of ShardingSphere
+ * types: the Spring integration reads it ({@link PlansWithoutMode}) where ShardingSphere may be absent.
  */
 final class ClusterRegistriesSeen {
 
@@ -30,12 +30,9 @@ final class ClusterRegistriesSeen {
         });
     }
 
-    /** A ShardingSphere context started with that mode, whether or not it has SnowKey key generators. */
-    static void addMode(final ModeConfiguration mode) {
-        if (mode != null && "Cluster".equalsIgnoreCase(mode.getType())) {
-            clusterModeSeen = true;
-        }
-        add(ModeConfigurations.clusterRegistry(mode));
+    /** A ShardingSphere context runs in Cluster mode, whether or not SnowKey could read its registry. */
+    static void clusterModeStarted() {
+        clusterModeSeen = true;
     }
 
     /** True once a ShardingSphere context of this JVM ran in Cluster mode: a static worker id would repeat across its instances. */

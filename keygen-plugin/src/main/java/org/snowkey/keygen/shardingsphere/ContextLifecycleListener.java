@@ -40,7 +40,7 @@ public final class ContextLifecycleListener implements ContextManagerLifecycleLi
         ShardingSphereLine.warnOnce(ContextManager.class);
         if (onPluginLine()) {
             // Every context's mode, with or without SnowKey key generators: one never told its context takes it from here.
-            ClusterRegistriesSeen.addMode(contextManager.getComputeNodeInstanceContext().getModeConfiguration());
+            ModeConfigurations.recordStarted(contextManager.getComputeNodeInstanceContext().getModeConfiguration());
         }
     }
 

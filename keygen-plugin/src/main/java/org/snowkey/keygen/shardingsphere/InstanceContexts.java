@@ -74,7 +74,7 @@ public final class InstanceContexts {
         try {
             Object instanceContext = call(contextManager, "getInstanceContext");
             ModeConfiguration mode = (ModeConfiguration) call(instanceContext, "getModeConfiguration");
-            ClusterRegistriesSeen.addMode(mode);
+            ModeConfigurations.recordStarted(mode);
             List<InstanceContextBound> algorithms = new ArrayList<>();
             for (ShardingSphereDatabase each : databases(databaseName, contextManager.getMetaDataContexts().getMetaData())) {
                 algorithms.addAll(snowKeyAlgorithms(each.getRuleMetaData().getRules()));

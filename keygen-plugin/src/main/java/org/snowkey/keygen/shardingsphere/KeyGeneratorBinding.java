@@ -86,7 +86,11 @@ public final class KeyGeneratorBinding {
         ClusterRegistriesSeen.add(cluster);
         IdGenerator bound;
         try {
-            bound = SnowKeyRuntime.get().generator(ScopePlanner.get().planInKnownMode(settings(), cluster), owner);
+            ScopePlan plan = ScopePlanner.get().planInKnownMode(settings(), cluster);
+            if (cluster.isPresent()) {
+                PlansWithoutMode.checkWorkerIds(settings().props(), plan.scopeKey(), ImprovedSnowflakeKeyGenerateAlgorithm.TYPE);
+            }
+            bound = SnowKeyRuntime.get().generator(plan, owner);
         } catch (final RuntimeException ex) {
             bindFailure = ex;
             throw ex;

@@ -139,7 +139,11 @@ public final class SegmentBinding {
         ClusterRegistriesSeen.add(cluster);
         SegmentScope joined;
         try {
-            joined = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(), cluster), owner);
+            SegmentPlan plan = SegmentPlanner.get().plan(settings(), cluster);
+            if (cluster.isPresent()) {
+                PlansWithoutMode.checkSegments(settings().props(), plan.allocator().scopeKey(), SnowKeySegmentKeyGenerateAlgorithm.TYPE);
+            }
+            joined = SegmentRuntime.get().join(plan, owner);
         } catch (final RuntimeException ex) {
             bindFailure = ex;
             throw ex;

@@ -79,7 +79,7 @@ class KeyGeneratorBindingTest {
     void anInstanceNeverToldItsContextTakesTheClusterModeRecordedAtStartUpInsteadOfWorkerIdZero() {
         // A context started in Cluster mode whose databases had no SnowKey key generator yet; one added later (DistSQL on
         // the Proxy, on 5.5.0) is never told the context. A repository type SnowKey has no backend for shows which plan it got.
-        ClusterRegistriesSeen.addMode(new ModeConfiguration("Cluster", new ClusterPersistRepositoryConfiguration("NoSuchRepository", "gov", "127.0.0.1:1",
+        ModeConfigurations.recordStarted(new ModeConfiguration("Cluster", new ClusterPersistRepositoryConfiguration("NoSuchRepository", "gov", "127.0.0.1:1",
                 new Properties())));
         try {
             KeyGeneratorBinding addedLater = new KeyGeneratorBinding();
@@ -93,7 +93,7 @@ class KeyGeneratorBindingTest {
 
     @Test
     void inClusterModeWithoutARegistrySnowKeyCanReadAnInstanceNeverToldItsContextFailsClosed() {
-        ClusterRegistriesSeen.addMode(new ModeConfiguration("Cluster", null));
+        ModeConfigurations.recordStarted(new ModeConfiguration("Cluster", null));
         try {
             KeyGeneratorBinding addedLater = new KeyGeneratorBinding();
             addedLater.init(new Properties());
