@@ -32,6 +32,9 @@ public final class IdGenerator implements AutoCloseable {
 
     private final Map<String, SequenceStream> streams = new ConcurrentHashMap<>();
 
+    /** Set when {@link #close} starts: from then on nothing issues from this generator, and its holders join anew. */
+    private volatile boolean ended;
+
     /**
      * @param layout the id layout
      * @param lease where the worker id comes from
@@ -114,7 +117,16 @@ public final class IdGenerator implements AutoCloseable {
     /** Releases the lease with the exact high-water mark of the id space. */
     @Override
     public void close() {
+        ended = true;
         lease.close();
+    }
+
+    /**
+     * True once this generation has been closed (its last owner left, or the runtime closed it): it issues no id any
+     * more, and whoever cached it must join its scope again for the next generation.
+     */
+    public boolean hasEnded() {
+        return ended;
     }
 
     @Override

@@ -10,17 +10,34 @@ import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 /**
  * The Cluster mode registries ShardingSphere has handed to any SnowKey algorithm of this JVM. ShardingSphere 5.1.2
  * tells only some of its key generator instances the mode (tested: in Cluster mode the instance that issues keys is
- * never told), so an instance that was not told takes the registry its siblings were given.
+ * never told), so an instance that was not told takes the registry its siblings were given. Free of ShardingSphere
+ * types: the Spring integration reads it ({@link PlansWithoutMode}) where ShardingSphere may be absent.
  */
 final class ClusterRegistriesSeen {
 
     private static final Set<ClusterRegistry> SEEN = ConcurrentHashMap.newKeySet();
 
+    /** Set once any ShardingSphere context of this JVM ran in Cluster mode, even one whose registry SnowKey could not read. */
+    private static volatile boolean clusterModeSeen;
+
     private ClusterRegistriesSeen() {
     }
 
     static void add(final Optional<ClusterRegistry> cluster) {
-        cluster.ifPresent(SEEN::add);
+        cluster.ifPresent(each -> {
+            SEEN.add(each);
+            clusterModeSeen = true;
+        });
+    }
+
+    /** A ShardingSphere context runs in Cluster mode, whether or not SnowKey could read its registry. */
+    static void clusterModeStarted() {
+        clusterModeSeen = true;
+    }
+
+    /** True once a ShardingSphere context of this JVM ran in Cluster mode: a static worker id would repeat across its instances. */
+    static boolean clusterModeSeen() {
+        return clusterModeSeen;
     }
 
     /**
@@ -46,5 +63,6 @@ final class ClusterRegistriesSeen {
 
     static void forget() {
         SEEN.clear();
+        clusterModeSeen = false;
     }
 }

@@ -38,6 +38,10 @@ public final class ContextLifecycleListener implements ContextManagerLifecycleLi
     @Override
     public void onInitialized(final ContextManager contextManager) {
         ShardingSphereLine.warnOnce(ContextManager.class);
+        if (onPluginLine()) {
+            // Every context's mode, with or without SnowKey key generators: one never told its context takes it from here.
+            ModeConfigurations.recordStarted(contextManager.getComputeNodeInstanceContext().getModeConfiguration());
+        }
     }
 
     @Override
@@ -66,7 +70,10 @@ public final class ContextLifecycleListener implements ContextManagerLifecycleLi
         }
     }
 
-    /** True on ShardingSphere 5.5.0, the only 5.5 patch that calls the methods of the 5.4 descriptors. */
+    /**
+     * True on the 5.5 patches this jar's key generators serve (5.5.0 to 5.5.2); of those, only 5.5.0 calls the methods
+     * of the 5.4 descriptors.
+     */
     private static boolean onPluginLine() {
         return ShardingSphereLine.runningVersion(ContextManager.class).map(ShardingSphereLine::lineOf).filter(ShardingSphereLine.PLUGIN_LINE::equals).isPresent();
     }

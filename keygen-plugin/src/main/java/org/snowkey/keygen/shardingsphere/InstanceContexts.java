@@ -5,12 +5,13 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
 import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContext;
@@ -45,8 +46,8 @@ public final class InstanceContexts {
 
     private static final Logger LOG = LoggerFactory.getLogger(InstanceContexts.class);
 
-    /** 5.5.0: the instance contexts bound per logical database name, and how many of them ShardingSphere closed. */
-    private static final Map<String, OpenContexts> OPEN_ON_550 = new HashMap<>();
+    /** 5.5.0: the contexts opened per logical database name, each released once, when it closes. */
+    private static final OpenContexts OPEN_ON_550 = new OpenContexts(InstanceContexts::release);
 
     private InstanceContexts() {
     }
@@ -57,21 +58,23 @@ public final class InstanceContexts {
     }
 
     /**
-     * 5.5.0: binds every SnowKey key generator of the database's rules (every database's, with no name) to the context
-     * manager's instance context.
+     * 5.5.0: records the context's mode (a Cluster registry, whether or not SnowKey has key generators there yet: one
+     * created later by a rule change binds without its context and takes it from there), and binds every SnowKey key
+     * generator of the database's rules (every database's, with no name) to the context manager's instance context.
      * ShardingSphere 5.5.0 ignores a {@code RuntimeException} from its listeners, so a binding that fails is also
      * kept by the algorithm, whose keys then fail naming it (fail closed, never a fallback worker id).
      *
      * @throws RuntimeException the first binding that failed, after trying the others
      */
     public static void bindDatabase(final String databaseName, final ContextManager contextManager) {
-        // Stands for this data source until its instance context is bound: every data source of the name is counted,
-        // SnowKey's or not, and even when binding fails. 5.5.0 names only the database at close, so the close of one
-        // without SnowKey key generators (SNOWFLAKE, say) is one of the closes, and must not be taken for the last one
-        // while a SnowKey data source of that name still issues keys on its lease. A placeholder, not the context, so
-        // that contexts SnowKey never bound are not kept from the garbage collector.
-        Object counted = new Object();
+        // Every data source of the name is recorded, SnowKey's or not, and even when binding fails: 5.5.0 names only the
+        // database at close, and the close of one without SnowKey key generators (SNOWFLAKE, say) must not be taken for
+        // the close of a SnowKey one that still issues keys on its lease.
+        Object owner = null;
         try {
+            Object instanceContext = call(contextManager, "getInstanceContext");
+            ModeConfiguration mode = (ModeConfiguration) call(instanceContext, "getModeConfiguration");
+            ModeConfigurations.recordStarted(mode);
             List<InstanceContextBound> algorithms = new ArrayList<>();
             for (ShardingSphereDatabase each : databases(databaseName, contextManager.getMetaDataContexts().getMetaData())) {
                 algorithms.addAll(snowKeyAlgorithms(each.getRuleMetaData().getRules()));
@@ -79,16 +82,39 @@ public final class InstanceContexts {
             if (algorithms.isEmpty()) {
                 return;
             }
-            Object instanceContext = call(contextManager, "getInstanceContext");
-            counted = instanceContext;
-            bindAll(databaseName, algorithms, instanceContext);
+            owner = instanceContext;
+            bindAll(databaseName, algorithms, ModeConfigurations.clusterRegistry(mode), instanceContext);
         } finally {
-            opened(databaseName, counted);
+            OPEN_ON_550.opened(databaseName, contextManager, owner, whenClosed(contextManager));
         }
     }
 
-    private static void bindAll(final String databaseName, final List<InstanceContextBound> algorithms, final Object instanceContext) {
-        Optional<ClusterRegistry> cluster = ModeConfigurations.clusterRegistry((ModeConfiguration) call(instanceContext, "getModeConfiguration"));
+    /**
+     * Tells when a 5.5.0 context manager has closed: its executor engine is closed there and nowhere else, so the
+     * executor terminating is the close having happened. Watched by a daemon thread, only for contexts whose close
+     * SnowKey could not tell apart ({@link OpenContexts}); the action captures the executor, not the context manager.
+     */
+    private static OpenContexts.ClosedSignal whenClosed(final ContextManager contextManager) {
+        ExecutorService executor = contextManager.getExecutorEngine().getExecutorServiceManager().getExecutorService();
+        return action -> {
+            Thread watcher = new Thread(() -> {
+                try {
+                    while (!executor.awaitTermination(1, TimeUnit.HOURS)) {
+                        // Still open: keep the lease.
+                    }
+                } catch (final InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                action.run();
+            }, "snowkey-context-close-watcher");
+            watcher.setDaemon(true);
+            watcher.start();
+        };
+    }
+
+    private static void bindAll(final String databaseName, final List<InstanceContextBound> algorithms, final Optional<ClusterRegistry> cluster,
+                                final Object instanceContext) {
         RuntimeException first = null;
         for (InstanceContextBound each : algorithms) {
             try {
@@ -103,37 +129,9 @@ public final class InstanceContexts {
         }
     }
 
-    /** 5.5.0: an instance context that SnowKey's key generators of that logical database are bound to. */
-    static void opened(final String databaseName, final Object instanceContext) {
-        synchronized (OPEN_ON_550) {
-            OPEN_ON_550.computeIfAbsent(databaseName, key -> new OpenContexts()).contexts.add(instanceContext);
-        }
-    }
-
-    /**
-     * 5.5.0: ShardingSphere closed a data source of that logical database. 5.5.0 names only the database, so with
-     * several open contexts of one name SnowKey cannot tell which closed: it releases their leases when all of them
-     * have closed (a lease held too long is safe; one released under a live data source is not), else at JVM exit.
-     */
+    /** 5.5.0: ShardingSphere closes a data source of that logical database, without saying which ({@link OpenContexts}). */
     public static void releaseDatabase(final String databaseName) {
-        List<Object> released;
-        synchronized (OPEN_ON_550) {
-            OpenContexts open = OPEN_ON_550.get(databaseName);
-            if (open == null) {
-                return;
-            }
-            open.closed++;
-            if (open.closed < open.contexts.size()) {
-                LOG.warn("SnowKey: ShardingSphere 5.5.0 closed one of {} data sources of logical database '{}' without saying which: "
-                        + "their worker id leases are released when all of them have closed", open.contexts.size(), databaseName);
-                return;
-            }
-            OPEN_ON_550.remove(databaseName);
-            released = open.contexts;
-        }
-        for (Object each : released) {
-            release(each);
-        }
+        OPEN_ON_550.closing(databaseName);
     }
 
     /** The instance context is destroyed: ends the worker leases and segment allocators it was the last owner of. */
@@ -203,12 +201,5 @@ public final class InstanceContexts {
         } catch (final InvocationTargetException ex) {
             throw new IllegalStateException("SnowKey: " + method + " failed", ex.getCause());
         }
-    }
-
-    private static final class OpenContexts {
-
-        private final List<Object> contexts = new ArrayList<>();
-
-        private int closed;
     }
 }

@@ -36,6 +36,11 @@ public final class KeyGeneratorBinding {
 
     private volatile IdGenerator generator;
 
+    /** What {@link #bind} was given, so that a generation that ended under a live key generator is joined again the same way. */
+    private volatile Optional<ClusterRegistry> boundCluster = Optional.empty();
+
+    private volatile Object boundOwner;
+
     /**
      * Why {@link #bind} failed, for lines that ignore a failure of the callback that binds (ShardingSphere 5.5.0's
      * listeners): keys then fail naming it instead of binding without the context.
@@ -81,13 +86,19 @@ public final class KeyGeneratorBinding {
         ClusterRegistriesSeen.add(cluster);
         IdGenerator bound;
         try {
-            bound = SnowKeyRuntime.get().generator(ScopePlanner.get().planInKnownMode(settings(), cluster), owner);
+            ScopePlan plan = ScopePlanner.get().planInKnownMode(settings(), cluster);
+            if (cluster.isPresent()) {
+                PlansWithoutMode.checkWorkerIds(settings().props(), plan.scopeKey(), ImprovedSnowflakeKeyGenerateAlgorithm.TYPE);
+            }
+            bound = SnowKeyRuntime.get().generator(plan, owner);
         } catch (final RuntimeException ex) {
             bindFailure = ex;
             throw ex;
         }
         logActive(bound);
         bindFailure = null;
+        boundCluster = cluster;
+        boundOwner = owner;
         generator = bound;
     }
 
@@ -117,7 +128,8 @@ public final class KeyGeneratorBinding {
     /**
      * The plan of an instance ShardingSphere never handed its context: with the props alone, unless they name no
      * worker id source and this JVM runs ShardingSphere in Cluster mode, where worker id 0 would be a duplicate
-     * waiting to happen. Then the one registry seen is used, and with several the start fails closed.
+     * waiting to happen. Then the one registry seen is used; with several, or in Cluster mode with none that SnowKey could
+     * read, the key generator fails closed.
      */
     private ScopePlan planWithoutContext() {
         ScopePlan plan = ScopePlanner.get().plan(settings(), Optional.empty());
@@ -125,6 +137,12 @@ public final class KeyGeneratorBinding {
             return plan;
         }
         Optional<ClusterRegistry> seen = ClusterRegistriesSeen.theOne(ImprovedSnowflakeKeyGenerateAlgorithm.TYPE, PropertyNames.LEASE_REGISTRY);
+        if (seen.isEmpty() && ClusterRegistriesSeen.clusterModeSeen()) {
+            throw new IllegalStateException("SnowKey: this JVM runs ShardingSphere in Cluster mode, ShardingSphere did not pass its mode to this "
+                    + ImprovedSnowflakeKeyGenerateAlgorithm.TYPE + " instance, and SnowKey could not read a Cluster registry from the mode, so it will not"
+                    + " fall back to worker id 0 (every instance of the cluster would issue the same ids). Set " + PropertyNames.LEASE_REGISTRY
+                    + " (and its props), or a " + PropertyNames.WORKER_ID + " unique to this instance, in this key generator's props");
+        }
         return seen.isEmpty() ? plan : ScopePlanner.get().plan(settings(), seen);
     }
 
@@ -133,24 +151,33 @@ public final class KeyGeneratorBinding {
         ClusterRegistriesSeen.forget();
     }
 
-    /** The generator this binding issues from, binding it (without a cluster registry) if ShardingSphere never did. */
+    /**
+     * The generator this binding issues from, binding it (without a cluster registry) if ShardingSphere never did. A
+     * generation that ended while this key generator still issues (its owner was released, or the scope was closed
+     * under it) is joined again with what {@link #bind} was given: the next generation takes a lease of its own, so the
+     * key generator recovers instead of failing every key on the closed one.
+     */
     public IdGenerator generator() {
         IdGenerator current = generator;
-        if (current == null) {
-            RuntimeException failed = bindFailure;
-            if (failed != null) {
-                throw new IllegalStateException("SnowKey: this key generator could not bind when ShardingSphere started (" + failed.getMessage()
-                        + "), so it issues no keys; fix the cause and restart", failed);
-            }
-            synchronized (this) {
-                current = generator;
-                if (current == null) {
-                    current = SnowKeyRuntime.get().generator(planWithoutContext());
-                    logActive(current);
-                    generator = current;
-                }
-            }
+        return current != null && !current.hasEnded() ? current : join();
+    }
+
+    /** Kept apart from {@link #generator()} so the key path stays small enough for the JIT to inline. */
+    private synchronized IdGenerator join() {
+        IdGenerator current = generator;
+        if (current != null && !current.hasEnded()) {
+            return current;
         }
+        RuntimeException failed = bindFailure;
+        if (current == null && failed != null) {
+            throw new IllegalStateException("SnowKey: this key generator could not bind when ShardingSphere started (" + failed.getMessage()
+                    + "), so it issues no keys; fix the cause and restart", failed);
+        }
+        Object owner = boundOwner;
+        current = owner == null ? SnowKeyRuntime.get().generator(planWithoutContext())
+                : SnowKeyRuntime.get().generator(ScopePlanner.get().planInKnownMode(settings(), boundCluster), owner);
+        logActive(current);
+        generator = current;
         return current;
     }
 }

@@ -30,4 +30,12 @@ public final class ModeConfigurations {
         Properties props = repository.getProps() == null ? new Properties() : repository.getProps();
         return Optional.of(new ClusterRegistry(repository.getType(), repository.getNamespace(), repository.getServerLists(), props));
     }
+
+    /** Records a started context's mode in {@link ClusterRegistriesSeen}, whether or not it has SnowKey key generators. */
+    static void recordStarted(final ModeConfiguration mode) {
+        if (mode != null && "Cluster".equalsIgnoreCase(mode.getType())) {
+            ClusterRegistriesSeen.clusterModeStarted();
+        }
+        ClusterRegistriesSeen.add(clusterRegistry(mode));
+    }
 }

@@ -36,6 +36,11 @@ public final class SegmentBinding {
 
     private volatile SegmentScope scope;
 
+    /** What {@link #bind} was given, so that a scope closed under a live key generator is joined again the same way. */
+    private volatile Optional<ClusterRegistry> boundCluster = Optional.empty();
+
+    private volatile Object boundOwner;
+
     /** Why {@link #bind} failed, for ShardingSphere 5.5.0, which ignores it: keys then fail naming it (as KeyGeneratorBinding). */
     private volatile RuntimeException bindFailure;
 
@@ -134,13 +139,19 @@ public final class SegmentBinding {
         ClusterRegistriesSeen.add(cluster);
         SegmentScope joined;
         try {
-            joined = SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(), cluster), owner);
+            SegmentPlan plan = SegmentPlanner.get().plan(settings(), cluster);
+            if (cluster.isPresent()) {
+                PlansWithoutMode.checkSegments(settings().props(), plan.allocator().scopeKey(), SnowKeySegmentKeyGenerateAlgorithm.TYPE);
+            }
+            joined = SegmentRuntime.get().join(plan, owner);
         } catch (final RuntimeException ex) {
             bindFailure = ex;
             throw ex;
         }
         logActive(joined);
         bindFailure = null;
+        boundCluster = cluster;
+        boundOwner = owner;
         scope = joined;
     }
 
@@ -149,28 +160,32 @@ public final class SegmentBinding {
                 joined.sharedKey() == null ? ", one sequence per logic table" : ", one sequence '" + joined.sharedKey() + "' for every table");
     }
 
-    /** The scope this binding issues from, joining it (with the one Cluster registry seen, if any) if ShardingSphere never did. */
+    /**
+     * The scope this binding issues from, joining it (with the one Cluster registry seen, if any) if ShardingSphere never
+     * did. A scope that closed while this key generator still issues (its owner was released, or the runtime closed it)
+     * is joined again with what {@link #bind} was given: the new scope fetches fresh ranges above the closed one's.
+     */
     public SegmentScope scope() {
         SegmentScope current = scope;
-        return current != null ? current : joinUnbound();
+        return current != null && !current.isClosed() ? current : join();
     }
 
     /** Kept apart from {@link #scope()} so the key path stays small enough for the JIT to inline. */
-    private SegmentScope joinUnbound() {
+    private synchronized SegmentScope join() {
+        SegmentScope current = scope;
+        if (current != null && !current.isClosed()) {
+            return current;
+        }
         RuntimeException failed = bindFailure;
-        if (failed != null) {
+        if (current == null && failed != null) {
             throw new IllegalStateException("SnowKey: this SNOWKEY_SEGMENT key generator could not bind when ShardingSphere started ("
                     + failed.getMessage() + "), so it issues no keys; fix the cause and restart", failed);
         }
-        SegmentScope current;
-        synchronized (this) {
-            current = scope;
-            if (current == null) {
-                current = SegmentRuntime.get().join(planWithoutContext(), UNOWNED);
-                logActive(current);
-                scope = current;
-            }
-        }
+        Object owner = boundOwner;
+        current = owner == null ? SegmentRuntime.get().join(planWithoutContext(), UNOWNED)
+                : SegmentRuntime.get().join(SegmentPlanner.get().plan(settings(), boundCluster), owner);
+        logActive(current);
+        scope = current;
         return current;
     }
 

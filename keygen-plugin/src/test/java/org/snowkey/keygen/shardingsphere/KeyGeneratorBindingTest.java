@@ -10,6 +10,9 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
+import org.apache.shardingsphere.mode.repository.cluster.ClusterPersistRepositoryConfiguration;
+import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -47,5 +50,57 @@ class KeyGeneratorBindingTest {
         assertNotSame(first, next, "a stream of the released generator was handed out after the rebind");
         assertSame(bound.stream("logic_db.t_order"), next, "the table's one stream in the generator now bound");
         assertTrue(next.nextId() > lastOfFirst, "the next generation of worker id 28 continues above the released one");
+    }
+
+    @Test
+    void aGenerationReleasedUnderALiveKeyGeneratorIsJoinedAgainWithItsOwner() {
+        Properties props = new Properties();
+        props.setProperty("worker-id", "29");
+        KeyGeneratorBinding binding = new KeyGeneratorBinding();
+        binding.init(props);
+        Object context = new Object();
+        binding.bind(Optional.empty(), context);
+        IdGenerator first = binding.generator();
+        long lastOfFirst = binding.stream("logic_db", "t_order").nextId();
+
+        // A close meant for another data source released this one's context: its generation ended under it.
+        SnowKeyRuntime.get().release(context);
+        assertTrue(first.hasEnded());
+        long next = binding.stream("logic_db", "t_order").nextId();
+        assertTrue(next > lastOfFirst, "the key generator joined the next generation instead of failing every key on the released one");
+        IdGenerator rejoined = binding.generator();
+        assertNotSame(first, rejoined);
+
+        SnowKeyRuntime.get().release(context);
+        assertTrue(rejoined.hasEnded(), "the generation joined again is owned by the same context, and ends with it");
+    }
+
+    @Test
+    void anInstanceNeverToldItsContextTakesTheClusterModeRecordedAtStartUpInsteadOfWorkerIdZero() {
+        // A context started in Cluster mode whose databases had no SnowKey key generator yet; one added later (DistSQL on
+        // the Proxy, on 5.5.0) is never told the context. A repository type SnowKey has no backend for shows which plan it got.
+        ModeConfigurations.recordStarted(new ModeConfiguration("Cluster", new ClusterPersistRepositoryConfiguration("NoSuchRepository", "gov", "127.0.0.1:1",
+                new Properties())));
+        try {
+            KeyGeneratorBinding addedLater = new KeyGeneratorBinding();
+            addedLater.init(new Properties());
+            InvalidSettingException ex = assertThrows(InvalidSettingException.class, addedLater::generator, "planned worker id 0 without the mode");
+            assertTrue(ex.getMessage().contains("Cluster mode with a NoSuchRepository repository"), ex.getMessage());
+        } finally {
+            ClusterRegistriesSeen.forget();
+        }
+    }
+
+    @Test
+    void inClusterModeWithoutARegistrySnowKeyCanReadAnInstanceNeverToldItsContextFailsClosed() {
+        ModeConfigurations.recordStarted(new ModeConfiguration("Cluster", null));
+        try {
+            KeyGeneratorBinding addedLater = new KeyGeneratorBinding();
+            addedLater.init(new Properties());
+            IllegalStateException ex = assertThrows(IllegalStateException.class, addedLater::generator);
+            assertTrue(ex.getMessage().contains("will not fall back to worker id 0"), ex.getMessage());
+        } finally {
+            ClusterRegistriesSeen.forget();
+        }
     }
 }

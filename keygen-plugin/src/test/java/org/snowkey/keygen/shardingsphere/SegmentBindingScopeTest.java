@@ -97,4 +97,23 @@ class SegmentBindingScopeTest {
             ClusterRegistriesSeen.forget();
         }
     }
+
+    @Test
+    void aScopeClosedUnderALiveKeyGeneratorIsJoinedAgainWithItsOwner() {
+        Object context = new Object();
+        SegmentBinding binding = bound(context, "rejoin-" + System.nanoTime());
+        long lastOfFirst = binding.sequence("db", "t_order").nextId();
+        org.snowkey.keygen.segment.runtime.SegmentScope first = binding.scope();
+
+        // A close meant for another data source released this one's context: its scope closed under it.
+        SegmentRuntime.get().release(context);
+        assertTrue(first.isClosed());
+        long next = binding.sequence("db", "t_order").nextId();
+        assertTrue(next > lastOfFirst, "the key generator joined the scope again instead of failing every key on the closed one");
+
+        org.snowkey.keygen.segment.runtime.SegmentScope rejoined = binding.scope();
+        assertNotSame(first, rejoined);
+        SegmentRuntime.get().release(context);
+        assertTrue(rejoined.isClosed(), "the scope joined again is owned by the same context, and closes with it");
+    }
 }

@@ -1,6 +1,7 @@
 package org.snowkey.spring;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.snowkey.keygen.generator.StreamNames;
 import org.snowkey.keygen.segment.SegmentSequence;
@@ -29,14 +30,17 @@ public final class SnowKeySegments implements AutoCloseable {
     /** This bean's membership in the scope. */
     private final Object owner;
 
-    private final SegmentScope scope;
+    /** Plans the scope when the bean is first used; null once joined. */
+    private Supplier<SegmentPlan> plan;
+
+    private volatile SegmentScope scope;
 
     private volatile boolean closed;
 
-    private SnowKeySegments(final SegmentRuntime runtime, final Object owner, final SegmentScope scope) {
+    private SnowKeySegments(final SegmentRuntime runtime, final Object owner, final Supplier<SegmentPlan> plan) {
         this.runtime = runtime;
         this.owner = owner;
-        this.scope = scope;
+        this.plan = plan;
     }
 
     /**
@@ -44,8 +48,34 @@ public final class SnowKeySegments implements AutoCloseable {
      * its first range, and an unreachable allocator fails that call after {@code snowkey.segment.fetch-timeout}.
      */
     public static SnowKeySegments open(final SegmentRuntime runtime, final SegmentPlan plan) {
-        Object owner = new Object();
-        return new SnowKeySegments(runtime, owner, runtime.join(plan, owner));
+        SnowKeySegments result = new SnowKeySegments(runtime, new Object(), () -> plan);
+        result.scope();
+        return result;
+    }
+
+    /**
+     * A bean that plans and joins its scope when first used: by then ShardingSphere may have started and shown its mode,
+     * which can decide the store (a Cluster mode namespace), so that the bean and the key generators inheriting its
+     * settings count on one store.
+     */
+    public static SnowKeySegments openOnFirstUse(final SegmentRuntime runtime, final Supplier<SegmentPlan> plan) {
+        return new SnowKeySegments(runtime, new Object(), plan);
+    }
+
+    private SegmentScope scope() {
+        SegmentScope current = scope;
+        return current != null ? current : join();
+    }
+
+    private synchronized SegmentScope join() {
+        if (scope == null) {
+            if (closed) {
+                throw new IllegalStateException("the SnowKeySegments bean is closed (its application context closed)");
+            }
+            scope = runtime.join(plan.get(), owner);
+            plan = null;
+        }
+        return scope;
     }
 
     /**
@@ -70,22 +100,22 @@ public final class SnowKeySegments implements AutoCloseable {
         if (folded.length() > MAX_KEY_LENGTH) {
             throw new IllegalArgumentException("a segment sequence key has at most " + MAX_KEY_LENGTH + " characters, not " + folded.length());
         }
-        return scope.sequence(folded);
+        return scope().sequence(folded);
     }
 
     /** The statuses of the sequences of this bean's scope, ShardingSphere's included. */
     public List<SegmentStatus> statuses() {
-        return scope.statuses();
+        return scope().statuses();
     }
 
     /** Where the ranges come from, without secrets. */
     public String allocator() {
-        return scope.allocator();
+        return scope().allocator();
     }
 
     /** The scope this bean shares with ShardingSphere key generators of the same settings. */
     public String scopeKey() {
-        return scope.scopeKey();
+        return scope().scopeKey();
     }
 
     public boolean isClosed() {
@@ -94,15 +124,18 @@ public final class SnowKeySegments implements AutoCloseable {
 
     /** Leaves the scope; it closes if no ShardingSphere context uses it any more. Idempotent. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!closed) {
             closed = true;
-            runtime.release(owner);
+            if (scope != null) {
+                runtime.release(owner);
+            }
         }
     }
 
     @Override
     public String toString() {
-        return "SnowKeySegments[" + scope.allocator() + "]";
+        SegmentScope current = scope;
+        return "SnowKeySegments[" + (current == null ? "not used yet" : current.allocator()) + "]";
     }
 }

@@ -4,9 +4,12 @@ import java.util.Optional;
 import java.util.Properties;
 
 import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.runtime.ScopePlan;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowKeySettings;
+import org.snowkey.keygen.shardingsphere.PlansWithoutMode;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.spring.SnowKeyIdGenerator;
@@ -42,7 +45,9 @@ public class SnowKeyAutoConfiguration {
     /**
      * Parses the settings once, publishes them as the JVM's key generator defaults, then joins their scope. The
      * defaults are JVM-wide because ShardingSphere builds its key generators outside Spring: the context that started
-     * last wins.
+     * last wins. The bean plans with the Cluster mode ShardingSphere has shown in this JVM; before any has, without it,
+     * and a YAML key generator inheriting these settings that the mode would send to another store then fails to bind
+     * naming both ({@link PlansWithoutMode}).
      *
      * @param classLoader where the lease backends are looked for: a {@code snowkey.<backend>.*} property is emitted
      *                    only when its backend is there
@@ -50,10 +55,14 @@ public class SnowKeyAutoConfiguration {
     static SnowKeyIdGenerator start(final SnowKeyRuntime runtime, final ScopePlanner planner, final SnowKeyProperties properties,
                                     final ClassLoader classLoader) {
         Properties props;
+        SnowKeySettings settings;
         ScopePlan plan;
+        // A Cluster mode ShardingSphere already showed in this JVM: plan as the key generators inheriting these settings did.
+        Optional<ClusterRegistry> mode = PlansWithoutMode.clusterRegistryOfThisJvm();
         try {
             props = SnowKeyPropertyMapping.toProps(properties, classLoader);
-            plan = planner.plan(planner.parse(props), Optional.empty());
+            settings = planner.parse(props);
+            plan = planner.plan(settings, mode);
         } catch (final InvalidSettingException ex) {
             // Keep invalid settings away from key generators built later in this JVM.
             planner.setDefaults(new Properties());
@@ -64,7 +73,11 @@ public class SnowKeyAutoConfiguration {
         }
         planner.setDefaults(props);
         try {
-            return SnowKeyIdGenerator.open(runtime, plan);
+            SnowKeyIdGenerator generator = SnowKeyIdGenerator.open(runtime, plan);
+            if (mode.isEmpty()) {
+                PlansWithoutMode.workerIdsPlanned(settings.props(), plan.scopeKey(), "the SnowKeyIdGenerator bean", () -> !generator.isClosed());
+            }
+            return generator;
         } catch (final InvalidSettingException ex) {
             throw SnowKeyPropertyMapping.translate(ex, properties);
         } catch (final RuntimeException ex) {

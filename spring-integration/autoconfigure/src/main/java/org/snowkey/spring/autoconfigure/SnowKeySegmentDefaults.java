@@ -2,12 +2,15 @@ package org.snowkey.spring.autoconfigure;
 
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings;
 import org.snowkey.keygen.segment.runtime.SegmentPlan;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
+import org.snowkey.keygen.shardingsphere.PlansWithoutMode;
 import org.snowkey.spring.SnowKeySegments;
 
 /**
@@ -58,18 +61,42 @@ public final class SnowKeySegmentDefaults {
     }
 
     /**
-     * The {@link SnowKeySegments} bean over these settings. It plans without a ShardingSphere mode, so the allocator
-     * named here must be complete ({@code snowkey.segment.zookeeper.server-lists} is not taken from Cluster mode).
+     * The {@link SnowKeySegments} bean over these settings. Its allocator is validated now (planned without a mode: the
+     * allocator named here must be complete, {@code snowkey.segment.zookeeper.server-lists} is not taken from Cluster
+     * mode). The bean plans with the Cluster mode ShardingSphere has shown in this JVM when there is one, at once or
+     * else when first used (ShardingSphere may have started by then); if it must plan without, a YAML key generator
+     * inheriting these settings that the mode would send to another store fails to bind naming both
+     * ({@link PlansWithoutMode}).
      *
      * @throws SnowKeyConfigurationException naming the property at fault
      */
     SnowKeySegments open(final SegmentPlanner planner, final SegmentRuntime runtime) {
-        SegmentPlan plan;
+        SegmentPlan withoutMode = plan(planner, Optional.empty());
+        Optional<ClusterRegistry> known = PlansWithoutMode.clusterRegistryOfThisJvm();
+        if (known.isPresent()) {
+            return opened(runtime, plan(planner, known));
+        }
+        AtomicReference<SnowKeySegments> bean = new AtomicReference<>();
+        bean.set(SnowKeySegments.openOnFirstUse(runtime, () -> {
+            Optional<ClusterRegistry> mode = PlansWithoutMode.clusterRegistryOfThisJvm();
+            if (mode.isPresent()) {
+                return plan(planner, mode);
+            }
+            PlansWithoutMode.segmentsPlanned(settings.props(), withoutMode.allocator().scopeKey(), "the SnowKeySegments bean", () -> !bean.get().isClosed());
+            return withoutMode;
+        }));
+        return bean.get();
+    }
+
+    private SegmentPlan plan(final SegmentPlanner planner, final Optional<ClusterRegistry> mode) {
         try {
-            plan = planner.plan(settings, Optional.empty());
+            return planner.plan(settings, mode);
         } catch (final InvalidSettingException ex) {
             throw SnowKeyPropertyMapping.translateSegment(ex, properties);
         }
+    }
+
+    private SnowKeySegments opened(final SegmentRuntime runtime, final SegmentPlan plan) {
         try {
             return SnowKeySegments.open(runtime, plan);
         } catch (final RuntimeException ex) {

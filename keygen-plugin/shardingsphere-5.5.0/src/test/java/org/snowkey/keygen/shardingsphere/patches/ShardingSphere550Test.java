@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -87,7 +90,62 @@ class ShardingSphere550Test extends LineContract {
         } finally {
             ((AutoCloseable) snowKey).close();
         }
-        assertEquals(List.of(), leases.heldWorkerIds("shared_name"), "released once every data source of the name has closed");
+        // Two data sources of the name were open: SnowKey releases each when its own context has closed, just after.
+        awaitReleased("shared_name", "released once its own context has closed");
+    }
+
+    @Test
+    void closingOneDataSourceTwiceKeepsTheLeaseAndScopeOfAnotherLiveOneOfTheSameDatabaseName() throws Exception {
+        // 5.5.0 names only the database at close. Counting closes per name took the second close of the first data
+        // source for the close of the second, released its lease and segment scope while it was live, and its bindings
+        // kept the closed generator and scope: every later INSERT failed.
+        Path firstYaml = twin("twin_first").write(directory);
+        Path secondYaml = twin("twin_second").write(directory);
+        sameDatabaseName(firstYaml, secondYaml);
+        DataSource first = createDataSource(firstYaml);
+        DataSource second = createDataSource(secondYaml);
+        try {
+            ((AutoCloseable) first).close();
+            ((AutoCloseable) first).close();
+            assertEquals(1, leases.heldWorkerIds("twin_second").size(), "the second data source is open: its lease stays");
+            insertReturningKey(second);
+            insertItem(second);
+            awaitReleased("twin_first", "the first data source's lease is released once its own context has closed");
+        } finally {
+            ((AutoCloseable) second).close();
+        }
+        awaitReleased("twin_second", "and the second's once it has closed too");
+    }
+
+    private LineFixture twin(final String pool) throws Exception {
+        return new LineFixture(databaseNameKey()).keyGenerator("snowkey", "IMPROVED_SNOWFLAKE", leases.props(pool))
+                .keyGenerator("dense", "SNOWKEY_SEGMENT", segmentProps()).table(LineFixture.ORDER, "snowkey").table(LineFixture.ITEM, "dense");
+    }
+
+    /** Gives {@code other} the logical database name of {@code yaml} (its first line). */
+    private static void sameDatabaseName(final Path yaml, final Path other) throws Exception {
+        List<String> lines = new ArrayList<>(Files.readAllLines(other));
+        lines.set(0, Files.readAllLines(yaml).get(0));
+        Files.write(other, lines);
+    }
+
+    private static void insertItem(final DataSource dataSource) throws Exception {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            assertEquals(1, statement.executeUpdate("INSERT INTO t_order_item (user_id, note) VALUES (1, 'i')"));
+        }
+    }
+
+    /**
+     * Waits (at most a minute) for the pool to hold no lease: a context whose close SnowKey could not tell apart is
+     * released by a watcher once ShardingSphere has closed it, on another thread.
+     */
+    private void awaitReleased(final String pool, final String message) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (!leases.heldWorkerIds(pool).isEmpty() && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+        assertEquals(List.of(), leases.heldWorkerIds(pool), message);
     }
 
     @Test
