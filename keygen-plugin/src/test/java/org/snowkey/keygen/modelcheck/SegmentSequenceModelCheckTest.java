@@ -1,10 +1,19 @@
 package org.snowkey.keygen.modelcheck;
 
+import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
+
+import java.util.ArrayList;
 import java.util.List;
 
+import kotlin.Unit;
+import kotlin.reflect.KFunction;
+import kotlin.reflect.jvm.ReflectJvmMapping;
+
+import org.jetbrains.lincheck.datastructures.DSLThreadScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.testing.ManualClock;
 import org.snowkey.keygen.segment.SegmentTestAccess;
 import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.keygen.segment.SegmentSequence;
@@ -12,9 +21,10 @@ import org.snowkey.keygen.segment.SegmentSequence;
 /**
  * Model checking of one segment sequence (Lincheck): threads take single keys and batches from ranges of two keys,
  * so that nearly every operation crosses into the next range, installs a fetched range or starts a fetch, and the
- * allocator now and then applies an allocation but loses its answer. {@link UniqueIdsVerifier} rejects any
- * execution in which a key came out twice. Fetches run in the thread that starts them, so that every step of a
- * fetch is one the model checker schedules.
+ * allocator now and then applies an allocation but loses its answer. {@link IncreasingKeysVerifier} rejects any
+ * execution in which a key came out twice or keys did not increase in real time (per thread, and between
+ * operations one of which returned before the other started). Fetches run in the thread that starts them, so that
+ * every step of a fetch is one the model checker schedules; the first key of a range starts the next fetch.
  */
 public class SegmentSequenceModelCheckTest {
 
@@ -49,6 +59,56 @@ public class SegmentSequenceModelCheckTest {
     void noKeyTwiceUnderAnyExploredInterleaving() {
         new ModelCheckingOptions().threads(3).actorsPerThread(3).actorsBefore(1).actorsAfter(1)
                 .iterations(3 * SequenceStreamModelCheckTest.scale()).invocationsPerIteration(200)
-                .verifier(UniqueIdsVerifier.class).check(getClass());
+                .verifier(IncreasingKeysVerifier.class).check(getClass());
+    }
+
+    /**
+     * Two waiters on different fetches. The initial calls take keys 1 and 2 (taking 1 fetched 3..4). The late caller
+     * finds 1..2 used up, waits on the fetch of 3..4 and pauses before installing it; the installer installs 3..4, takes
+     * 3 (which fetches 5..6) and 4; the waiter finds 3..4 used up, waits on the fetch of 5..6 and pauses before
+     * installing it. Were the late caller not to check that the range it waited for is still the pending one and the
+     * range it found used up still the current one, it would install 3..4 again and drop the pending 5..6, then fetch
+     * and install 7..8 and return 7; the waiter would install 5..6 over it, and the closing call return 6, below a key
+     * returned before it started. Found within a few hundred invocations; the two pauses need the atomic collaborators.
+     */
+    @Test
+    void aLateInstallerAndAWaiterOnTheNextFetchNeverMakeKeysDecrease() {
+        new ModelCheckingOptions().iterations(0).invocationsPerIteration(1_000 * SequenceStreamModelCheckTest.scale())
+                .verifier(IncreasingKeysVerifier.class)
+                // Switch threads only in the sequence: the allocator (the store, atomic by contract), the clock, the
+                // statistics and logging stay uninterrupted, which leaves few enough switch points for the two pauses.
+                .addGuarantee(forClasses(atomicCollaborators())
+                        .allMethods().treatAsAtomic())
+                .addCustomScenario(scenario -> {
+                    scenario.initial(init -> actors(init, "nextId", "nextId"));
+                    scenario.parallel(parallel -> {
+                        parallel.thread(late -> actors(late, "nextId"));
+                        parallel.thread(waiter -> actors(waiter, "nextId"));
+                        parallel.thread(installer -> actors(installer, "nextId", "nextId"));
+                        return Unit.INSTANCE;
+                    });
+                    scenario.post(post -> actors(post, "nextId"));
+                    return Unit.INSTANCE;
+                })
+                .check(getClass());
+    }
+
+    private static String[] atomicCollaborators() {
+        List<String> names = new ArrayList<>(SegmentTestAccess.collaboratorClassNames());
+        names.add(ManualClock.class.getName());
+        names.add("org.slf4j.Logger");
+        return names.toArray(String[]::new);
+    }
+
+    private static Unit actors(final DSLThreadScenario thread, final String... operations) {
+        for (String each : operations) {
+            try {
+                KFunction<?> operation = ReflectJvmMapping.getKotlinFunction(SegmentSequenceModelCheckTest.class.getMethod(each));
+                thread.actor(operation);
+            } catch (final NoSuchMethodException ex) {
+                throw new IllegalStateException(ex);
+            }
+        }
+        return Unit.INSTANCE;
     }
 }

@@ -1,11 +1,18 @@
 package org.snowkey.keygen.segment;
 
+import java.util.List;
+
 import org.snowkey.keygen.testing.ManualClock;
 
 /** Builds segment sequences for tests outside this package (the model checks). */
 public final class SegmentTestAccess {
 
     private SegmentTestAccess() {
+    }
+
+    /** The sequence's collaborators that a model check may treat as atomic: the allocator of {@link #tinyRanges()}, statistics, step sizing. */
+    public static List<String> collaboratorClassNames() {
+        return List.of(MemoryRangeAllocator.class.getName(), SegmentStats.class.getName(), AdaptiveStep.class.getName());
     }
 
     /** A sequence over an in-memory allocator with ranges of two keys, fetching in the caller's thread on a manual clock. */

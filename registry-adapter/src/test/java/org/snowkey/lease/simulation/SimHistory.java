@@ -1,7 +1,10 @@
 package org.snowkey.lease.simulation;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,7 +20,9 @@ import org.snowkey.lease.store.LeaseRecord;
  *   <li>on each number, every id of a grant lies above every id of the grants before it (lower fencing
  *       tokens), so a successor's first id is above everything its predecessor issued;</li>
  *   <li>no number is held by a record its live writer does not know it holds (a leaked claim), and a clean
- *       graceful release leaves the number released.</li>
+ *       graceful release leaves the number released;</li>
+ *   <li>no two live processes hold grants on one number whose time ranges overlap (a replacement with the same
+ *       instance id included: a claim of one must never be adopted by the other).</li>
  * </ol>
  */
 final class SimHistory {
@@ -88,6 +93,27 @@ final class SimHistory {
                         + "worker id " + workerId + " (" + record + "): a claim whose answer was lost leaked a number");
             }
         });
+    }
+
+    /** Invariant 5: the grants in force on one number, across live processes, cover disjoint milliseconds. */
+    void checkNoSharedNumber(final List<SimInstance> instances) {
+        Map<Integer, List<SimInstance>> holders = new HashMap<>();
+        for (SimInstance each : instances) {
+            Optional<LeaseGrant> mine = each.heldGrant();
+            if (mine.isEmpty()) {
+                continue;
+            }
+            List<SimInstance> others = holders.computeIfAbsent(mine.get().workerId(), key -> new ArrayList<>());
+            for (SimInstance other : others) {
+                stats.invariantChecks++;
+                LeaseGrant theirs = other.heldGrant().get();
+                if (mine.get().floorMillis() <= theirs.ceilingMillis() && theirs.floorMillis() <= mine.get().ceilingMillis()) {
+                    throw new SimulationFailure(each + " and " + other + " both hold worker id " + mine.get().workerId() + " for overlapping milliseconds: "
+                            + mine.get() + " and " + theirs);
+                }
+            }
+            others.add(each);
+        }
     }
 
     /** Invariant 4, release half: after a graceful release whose store calls all succeeded the number is free. */

@@ -34,6 +34,9 @@ final class SimInstance {
 
     private final Path checkpointDirectory;
 
+    /** 0 for a schedule's own process; n for the n-th replacement started with its instance id while it hung. */
+    private final int replacementNumber;
+
     private State state = State.DOWN;
 
     private int incarnation;
@@ -55,10 +58,24 @@ final class SimInstance {
     private boolean refusedForLayout;
 
     SimInstance(final String instanceId, final IdLayout layout, final SimClock clock, final Path checkpointDirectory) {
+        this(instanceId, layout, clock, checkpointDirectory, 0);
+    }
+
+    private SimInstance(final String instanceId, final IdLayout layout, final SimClock clock, final Path checkpointDirectory, final int replacementNumber) {
         this.instanceId = instanceId;
         this.layout = layout;
         this.clock = clock;
         this.checkpointDirectory = checkpointDirectory;
+        this.replacementNumber = replacementNumber;
+    }
+
+    /**
+     * Another process with this one's instance id, layout, host clock and checkpoint directory: the replacement an
+     * orchestrator starts while this one hangs. Both may be live at once, which is what the fencing token's random
+     * step is for; they read one clock, so they compute the same floor within the same millisecond.
+     */
+    SimInstance replacement(final int number) {
+        return new SimInstance(instanceId, layout, clock, checkpointDirectory, number);
     }
 
     void start(final SimWorld world, final SimStore store, final SimStats stats, final LeaseSettings settings, final long toleranceMillis,
@@ -74,7 +91,8 @@ final class SimInstance {
                 .withCheckpoint(new WorkerIdCheckpoint(checkpointDirectory, instanceId))
                 // Fencing tokens from the schedule's seed, not the world's random source: a replay draws the same ones, and
                 // the schedules of seeds recorded before tokens were drawn stay as they were.
-                .withClaimRandom(new Random(world.seed() * 31 + instanceId.hashCode() * 17L + incarnation));
+                // A replacement draws its own (a process's SecureRandom shares nothing with its twin's).
+                .withClaimRandom(new Random(world.seed() * 31 + instanceId.hashCode() * 17L + incarnation + replacementNumber * 1_000_003L));
         lease = SimLeases.open(client, settings, layout, options);
         generator = new IdGenerator(layout, lease, clock, toleranceMillis, maxTimeCacheMillis);
     }
@@ -181,8 +199,13 @@ final class SimInstance {
         refusedForLayout = refused;
     }
 
+    /** The instance id, which replacement, and the incarnation: how the trace names this process. */
+    String name() {
+        return instanceId + (replacementNumber == 0 ? "" : "/replacement " + replacementNumber) + "#" + incarnation;
+    }
+
     @Override
     public String toString() {
-        return instanceId + "#" + incarnation + " " + layout + " clock offset " + clock.offsetMillis() + " ms";
+        return name() + " " + layout + " clock offset " + clock.offsetMillis() + " ms";
     }
 }

@@ -63,6 +63,25 @@ final class SimSchedule {
 
     private static final int MAX_NESTING = 2;
 
+    /** Replacements started in one schedule, at most. */
+    private static final int MAX_REPLACEMENTS = 2;
+
+    private final Path checkpointDirectory;
+
+    /**
+     * Whether and when a replacement starts: drawn from a source of its own, so that a seed whose schedule starts no
+     * replacement runs exactly as it did before replacements were simulated.
+     */
+    private final Random replacementRandom;
+
+    /** How likely a process hangs in a store call and a replacement with its instance id starts meanwhile. */
+    private final double replacementRate;
+
+    private int replacements;
+
+    /** Set once the schedule's own instances have started: replacements join the list from then on. */
+    private boolean ownInstancesStarted;
+
     private int nesting;
 
     /** No concurrency in the quiet phase: which layout claims the pool first is settled before it. */
@@ -72,6 +91,9 @@ final class SimSchedule {
         this.world = new SimWorld(seed, traced);
         this.random = world.random();
         this.steps = steps;
+        this.checkpointDirectory = checkpointDirectory;
+        this.replacementRandom = new Random(seed * 0x5DEECE66DL + 11);
+        this.replacementRate = replacementRandom.nextInt(3) == 0 ? replacementRandom.nextDouble() * 0.2 : 0;
         world.interleaver(this::interleave);
         durationMillis = 1_000 + random.nextInt(2_001);
         toleranceMillis = random.nextInt(20);
@@ -101,8 +123,16 @@ final class SimSchedule {
         }
     }
 
-    /** Another instance, not on the stack, issues (and so may acquire, renew or fail) while a store call is in flight. */
-    private void interleave(final java.util.Set<SimInstance> busy) {
+    /**
+     * While a store call of {@code caller} is in flight: its process may hang there while a replacement with its
+     * instance id starts and issues, or another instance, not on the stack, issues (and so may acquire, renew or fail).
+     */
+    private void interleave(final SimInstance caller, final java.util.Set<SimInstance> busy) {
+        if (ownInstancesStarted && !quietPhase && nesting < MAX_NESTING && replacements < MAX_REPLACEMENTS && replacementRate > 0
+                && replacementRandom.nextDouble() < replacementRate) {
+            startReplacement(caller);
+            return;
+        }
         if (quietPhase || nesting >= MAX_NESTING || interleaving <= 0 || random.nextDouble() >= interleaving) {
             return;
         }
@@ -113,8 +143,30 @@ final class SimSchedule {
         nesting++;
         try {
             stats.interleavings++;
-            note(other.instanceId() + " acts while a store call is in flight");
+            note(other.name() + " acts while a store call is in flight");
             issue(other);
+        } finally {
+            nesting--;
+        }
+    }
+
+    /**
+     * {@code hung} stops in its store call for up to two leases (paused: it acts and renews again afterwards, finishing
+     * the call it hung in first), and a replacement with its instance id, on the same host clock, starts and issues at
+     * once, so it may claim the very number the hung process is claiming.
+     */
+    private void startReplacement(final SimInstance hung) {
+        replacements++;
+        stats.replacements++;
+        long millis = replacementRandom.nextInt((int) durationMillis * 2);
+        hung.pause(world.nowMicros() + millis * 1000);
+        SimInstance replacement = hung.replacement(replacements);
+        instances.add(replacement);
+        note(hung.name() + " hangs in a store call for " + millis + " ms; a replacement with its instance id starts");
+        start(replacement);
+        nesting++;
+        try {
+            issue(replacement);
         } finally {
             nesting--;
         }
@@ -136,6 +188,7 @@ final class SimSchedule {
         for (SimInstance each : instances) {
             start(each);
         }
+        ownInstancesStarted = true;
         for (int step = 0; step < steps; step++) {
             stats.steps++;
             step();
@@ -158,17 +211,17 @@ final class SimSchedule {
             world.runUntil(world.nowMicros() + millis * 1000);
         } else if (roll < 74) {
             long target = skew();
-            note(instance.instanceId() + " clock jumps to offset " + target);
+            note(instance.name() + " clock jumps to offset " + target);
             instance.clock().jump(target - (instance.clock().offsetMillis() - START_MILLIS));
             stats.clockJumps++;
         } else if (roll < 79) {
             long millis = random.nextInt((int) durationMillis * 2);
-            note(instance.instanceId() + " pauses " + millis + " ms");
+            note(instance.name() + " pauses " + millis + " ms");
             instance.pause(world.nowMicros() + millis * 1000);
             stats.pauses++;
         } else if (roll < 83) {
             if (instance.isRunning()) {
-                note(instance.instanceId() + " crashes");
+                note(instance.name() + " crashes");
                 instance.crash();
                 stats.crashes++;
             }
@@ -178,7 +231,7 @@ final class SimSchedule {
             }
         } else if (roll < 96) {
             if (!instance.isRunning()) {
-                note(instance.instanceId() + " restarts");
+                note(instance.name() + " restarts");
                 start(instance);
                 stats.restarts++;
             }
@@ -199,7 +252,7 @@ final class SimSchedule {
 
     private void close(final SimInstance instance) {
         Optional<LeaseGrant> held = instance.heldGrant();
-        note(instance.instanceId() + " closes, holding " + held.map(LeaseGrant::holder).orElse("nothing"));
+        note(instance.name() + " closes, holding " + held.map(LeaseGrant::holder).orElse("nothing"));
         boolean clean = instance.close();
         stats.releases++;
         if (clean && held.isPresent()) {
@@ -245,7 +298,7 @@ final class SimSchedule {
                 instance.refusedForLayout(true);
                 stats.layoutRefusals++;
             }
-            note(instance.instanceId() + " could not issue: " + ex.getMessage());
+            note(instance.name() + " could not issue: " + ex.getMessage());
             return false;
         }
     }
@@ -255,6 +308,7 @@ final class SimSchedule {
             each.observe();
             history.checkNoLeakedClaim(each);
         }
+        history.checkNoSharedNumber(instances);
     }
 
     /**

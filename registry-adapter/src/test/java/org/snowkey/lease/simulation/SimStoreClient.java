@@ -113,7 +113,7 @@ final class SimStoreClient implements LeaseStore {
         world.whileInStoreCall(writer.instance());
         Fault fault = nextFault(write);
         if (fault != Fault.NONE) {
-            world.note(writer.instance().instanceId() + " store " + (write ? "write" : "read") + ": " + fault);
+            world.note(writer.instance().name() + " store " + (write ? "write" : "read") + ": " + fault);
         }
         switch (fault) {
             case REFUSED:

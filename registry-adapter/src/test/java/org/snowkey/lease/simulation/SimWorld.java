@@ -4,7 +4,7 @@ import java.util.HashSet;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.Set;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * The one seeded scheduler a simulated schedule runs on: virtual time in microseconds, a queue of timed tasks
@@ -29,7 +29,7 @@ final class SimWorld {
     /** Instances inside an action or store call right now: an interleaved action never re-enters one of them. */
     private final Set<SimInstance> busy = new HashSet<>();
 
-    private Consumer<Set<SimInstance>> interleaver = busyNow -> { };
+    private BiConsumer<SimInstance, Set<SimInstance>> interleaver = (caller, busyNow) -> { };
 
     SimWorld(final long seed, final boolean traced) {
         this.seed = seed;
@@ -38,7 +38,7 @@ final class SimWorld {
     }
 
     /** What runs another instance's action in the middle of a store call: see {@link #whileInStoreCall}. */
-    void interleaver(final Consumer<Set<SimInstance>> action) {
+    void interleaver(final BiConsumer<SimInstance, Set<SimInstance>> action) {
         this.interleaver = action;
     }
 
@@ -49,7 +49,7 @@ final class SimWorld {
     void whileInStoreCall(final SimInstance caller) {
         boolean added = busy.add(caller);
         try {
-            interleaver.accept(busy);
+            interleaver.accept(caller, busy);
         } finally {
             if (added) {
                 busy.remove(caller);
