@@ -110,7 +110,7 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
                 Class.forName(className, false, loader);
             } catch (final ClassNotFoundException | LinkageError ex) {
                 throw new IllegalStateException("SnowKey lease-registry: " + registry + " needs " + artifact + " on the class path, and it is missing (class "
-                        + className + " not found). " + storeArtifact + " declares it as a dependency: add " + artifact
+                        + className + " not found). " + storeArtifact + " declares it optional or provided, so that it never changes the version a host application runs: add " + artifact
                         + " (on ShardingSphere-Proxy, to ext-lib/ unless the Proxy's lib/ has it)", ex);
             }
         });
