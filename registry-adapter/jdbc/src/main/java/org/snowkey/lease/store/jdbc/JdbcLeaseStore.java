@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.Redactor;
+import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
@@ -68,7 +69,7 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     private volatile boolean tableReady;
 
-    /** False for a table of an older SnowKey that could not be given the layout column: layouts are then neither stored nor checked. */
+    /** False for a table of an older SnowKey that could not be given the layout column: records carrying a layout are then refused. */
     private volatile boolean layoutColumn = true;
 
     public JdbcLeaseStore(final JdbcStoreSettings settings) {
@@ -143,6 +144,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         check(record);
         long version = Math.max(1L, System.currentTimeMillis()) << VERSION_TIME_SHIFT;
         return withConnection("create " + locationOf(record.pool(), record.workerId()), connection -> {
+            refuseUnstorableLayout(record);
             try (PreparedStatement insert = prepare(connection, "INSERT INTO " + table + " (" + columns() + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?"
                     + (layoutColumn ? ", ?" : "") + ")")) {
                 insert.setString(1, record.pool());
@@ -166,6 +168,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         check(record);
         long version = expectedStoreVersion + 1;
         return withConnection("update " + locationOf(record.pool(), record.workerId()), connection -> {
+            refuseUnstorableLayout(record);
             try (PreparedStatement update = prepare(connection, "UPDATE " + table
                     + " SET owner = ?, version = ?, fencing_token = ?, expires_at = ?, reserved_until = ?, state = ?" + (layoutColumn ? ", id_layout = ?" : "")
                     + " WHERE pool = ? AND worker_id = ? AND version = ?")) {
@@ -296,30 +299,49 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     /**
      * A table of an older SnowKey lacks the layout column: it is added when SnowKey may change the schema
-     * (jdbc-create-table). Without it, the store keeps working as before but cannot refuse an instance of another
-     * layout, which is said once, loudly, with the statement that fixes it.
+     * (jdbc-create-table). Whether the column is there is decided only by the database's "undefined column" answer
+     * ({@link JdbcTables#hasColumn}); a probe that gets no answer fails this call and the next call probes again.
+     * A table that keeps lacking the column can hold no layout, so {@link #refuseUnstorableLayout} refuses every
+     * write that carries one: the one-layout-per-pool check is never switched off.
      */
-    private void ensureLayoutColumn(final Connection connection) {
+    private void ensureLayoutColumn(final Connection connection) throws SQLException {
         if (JdbcTables.hasColumn(connection, settings.table(), LeaseRowReader.LAYOUT_COLUMN, timeoutSeconds)) {
+            layoutColumn = true;
             return;
         }
-        String failure = "jdbc-create-table is false";
         if (settings.createTable()) {
             try {
                 JdbcLeaseSchema.addLayoutColumn(connection, settings.table(), timeoutSeconds);
                 LOG.info("SnowKey added column {} to lease table {} in {}", LeaseRowReader.LAYOUT_COLUMN, table, settings.safeUrl());
+                layoutColumn = true;
                 return;
             } catch (final SQLException ex) {
-                // A concurrent start may have added it a moment ago.
+                // A concurrent start may have added it a moment ago; an ALTER applied with its answer lost shows up here too.
                 if (JdbcTables.hasColumn(connection, settings.table(), LeaseRowReader.LAYOUT_COLUMN, timeoutSeconds)) {
+                    layoutColumn = true;
                     return;
                 }
-                failure = redactor.messages(ex);
+                throw ex;
             }
         }
         layoutColumn = false;
-        LOG.warn("SnowKey lease table {} in {} has no column {} ({}): instances of this pool with different id layouts cannot be refused and would "
-                + "issue the same ids. Run: {}", table, settings.safeUrl(), LeaseRowReader.LAYOUT_COLUMN, failure, JdbcLeaseSchema.addLayoutColumn(settings.table()));
+        LOG.warn("SnowKey lease table {} in {} has no column {} and {} is false: SnowKey refuses to claim worker ids in it until the column is added, since "
+                + "it could not refuse an instance of another id layout. Run: {}", table, settings.safeUrl(), LeaseRowReader.LAYOUT_COLUMN, JdbcLeaseProps.CREATE_TABLE,
+                JdbcLeaseSchema.addLayoutColumn(settings.table()));
+    }
+
+    /**
+     * A record that carries a layout is never written into a table that cannot keep it: the record would read back as
+     * "layout unknown" and let an instance of another layout claim numbers of the pool. Records without a layout
+     * (the operations tool re-writing a row of such a table) are written as they are.
+     */
+    private void refuseUnstorableLayout(final LeaseRecord record) {
+        if (!layoutColumn && record.layout() != null) {
+            throw new UnusablePoolException("SnowKey lease table " + table + " in " + settings.safeUrl() + " has no column " + LeaseRowReader.LAYOUT_COLUMN
+                    + ", so it cannot keep the id layout of pool '" + record.pool() + "' and could not refuse an instance of another layout (which would "
+                    + "issue the same ids); SnowKey may not add it (" + JdbcLeaseProps.CREATE_TABLE + " is false). Run: "
+                    + JdbcLeaseSchema.addLayoutColumn(settings.table()));
+        }
     }
 
     private String columns() {
