@@ -34,6 +34,24 @@ public record LeaseRecord(String pool, int workerId, String owner, long fencingT
         return state == State.RELEASED || expiresAt < nowMillis;
     }
 
+    /**
+     * This record in another state, every other field kept. Tools that re-write a record derive it with these
+     * methods, never by listing the fields again: a field left out (the layout) silently weakened a guard.
+     */
+    public LeaseRecord withState(final State newState) {
+        return new LeaseRecord(pool, workerId, owner, fencingToken, expiresAt, reservedUntil, newState, layout);
+    }
+
+    /** This record with another expiry and reservation, every other field kept. */
+    public LeaseRecord withTimes(final long newExpiresAt, final long newReservedUntil) {
+        return new LeaseRecord(pool, workerId, owner, fencingToken, newExpiresAt, newReservedUntil, state, layout);
+    }
+
+    /** This record without its layout, every other field kept (the operations tool's {@code --clear-layout}). */
+    public LeaseRecord withoutLayout() {
+        return new LeaseRecord(pool, workerId, owner, fencingToken, expiresAt, reservedUntil, state, null);
+    }
+
     /** The layout as stored text, or null when the record does not say. */
     public String layoutText() {
         return layout == null ? null : LayoutText.format(layout);
