@@ -24,8 +24,7 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperLe
         super(REGISTRY, "org.snowkey:snowkey-lease-zookeeper",
                 "org.apache.curator.framework.CuratorFramework", "org.apache.curator:curator-framework",
                 "org.apache.curator.RetryPolicy", "org.apache.curator:curator-client",
-                "org.apache.zookeeper.ZooKeeper", "org.apache.zookeeper:zookeeper",
-                "com.fasterxml.jackson.databind.ObjectMapper", "com.fasterxml.jackson.core:jackson-databind");
+                "org.apache.zookeeper.ZooKeeper", "org.apache.zookeeper:zookeeper");
     }
 
     @Override

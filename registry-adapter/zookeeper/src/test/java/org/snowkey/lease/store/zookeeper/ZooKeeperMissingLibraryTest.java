@@ -53,10 +53,10 @@ public class ZooKeeperMissingLibraryTest {
                 && message.contains("org.snowkey:snowkey-lease-zookeeper declares it"), message);
     }
 
+    /** The store writes its JSON itself: it needs no Jackson, so it can never change the Jackson a host application runs. */
     @Test
-    void withoutJacksonStartUpNamesTheMissingArtifact() throws Exception {
-        String message = IsolatedClassPath.call(ZooKeeperMissingLibraryTest.class, "prepare", "/com/fasterxml/jackson/core/jackson-databind/");
-        assertTrue(message.startsWith("SnowKey lease-registry: zookeeper needs com.fasterxml.jackson.core:jackson-databind on the class path"), message);
+    void withoutJacksonTheSameRequestPrepares() throws Exception {
+        assertEquals("prepared", IsolatedClassPath.call(ZooKeeperMissingLibraryTest.class, "prepare", "/com/fasterxml/jackson/"));
     }
 
     @Test

@@ -1,0 +1,11 @@
+package org.snowkey.store.zookeeper.json;
+
+/** Content that is not one well-formed JSON object; the message names what was wrong and where. */
+public final class MalformedJsonException extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+
+    MalformedJsonException(final String problem, final int offset) {
+        super("malformed JSON at character " + offset + ": " + problem);
+    }
+}
