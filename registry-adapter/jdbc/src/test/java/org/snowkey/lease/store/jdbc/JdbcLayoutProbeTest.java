@@ -58,6 +58,34 @@ class JdbcLayoutProbeTest {
     }
 
     @Test
+    void aProbeOfTheIncarnationColumnCutByAFaultNeitherHidesNorDropsIncarnations() throws SQLException {
+        String url = "jdbc:h2:mem:probe_inc" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false";
+        JdbcTableName table = TestDatabase.uniqueTable("probe");
+        createByHand(url, table);
+        String faulty = FaultInjectingDriver.wrap(url);
+        int number = 0;
+        for (StoreFault fault : StoreFault.values()) {
+            FaultPlan plan = FaultInjectingDriver.plan(faulty)
+                    .arm("executeQuery SELECT " + LeaseRowReader.INCARNATION_COLUMN + " FROM " + table.value() + " WHERE 1 = 0", 1, fault);
+            try (JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(faulty, "sa", "", table, false, 3_000L))) {
+                int each = number++;
+                LeaseRecord record = new LeaseRecord("default", each, "twin", 1, 100, 100, State.HELD, W13, "nonce-" + each);
+                boolean created = false;
+                for (int attempt = 0; !created; attempt++) {
+                    try {
+                        created = store.read("default", each).isPresent() || store.create(record).isPresent();
+                    } catch (final LeaseStoreUnavailableException ex) {
+                        // The lease retries a call that failed; so does this test.
+                        assertTrue(attempt < 3, ex.getMessage());
+                    }
+                }
+                assertTrue(plan.fired(), "the probe was never cut: " + plan.sites());
+                assertEquals("nonce-" + each, store.read("default", each).orElseThrow().record().incarnation(), fault + " at the probe dropped the incarnation");
+            }
+        }
+    }
+
+    @Test
     void aTableWithoutTheLayoutColumnThatMayNotBeChangedRefusesLayouts() throws SQLException {
         String url = "jdbc:h2:mem:probe_legacy" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false";
         JdbcTableName table = TestDatabase.uniqueTable("probe");

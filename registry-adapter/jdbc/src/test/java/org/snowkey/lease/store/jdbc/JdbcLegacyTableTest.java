@@ -41,6 +41,28 @@ class JdbcLegacyTableTest {
             assertEquals(layout, store.read("default", 1).orElseThrow().record().layout());
         }
         assertTrue(hasLayoutColumn(url, table));
+        assertTrue(hasColumn(url, table, LeaseRowReader.INCARNATION_COLUMN));
+    }
+
+    @Test
+    void aTableOfTheReleaseBeforeIncarnationsKeepsWorkingWithoutThemWhenItMayNotBeChanged() throws SQLException {
+        String url = "jdbc:h2:mem:legacy_incarnation;DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false";
+        JdbcTableName table = oldTableWithOneRow(url, "legacy_inc");
+        try (Connection connection = DriverManager.getConnection(url, "sa", ""); Statement statement = connection.createStatement()) {
+            statement.execute(JdbcLeaseSchema.addLayoutColumn(table));
+        }
+        try (JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", "", table, false, 3_000L))) {
+            store.create(new LeaseRecord("default", 1, "current", 1, 100, 100, State.HELD, IdLayout.defaults(), "a-nonce")).orElseThrow();
+            LeaseRecord written = store.read("default", 1).orElseThrow().record();
+            assertEquals(IdLayout.defaults(), written.layout());
+            assertNull(written.incarnation(), "a table without the column cannot keep it; the lease then judges its claims without it");
+        }
+        assertFalse(hasColumn(url, table, LeaseRowReader.INCARNATION_COLUMN));
+        try (JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", "", table, true, 3_000L))) {
+            store.create(new LeaseRecord("default", 2, "current", 1, 100, 100, State.HELD, IdLayout.defaults(), "b-nonce")).orElseThrow();
+            assertEquals("b-nonce", store.read("default", 2).orElseThrow().record().incarnation());
+        }
+        assertTrue(hasColumn(url, table, LeaseRowReader.INCARNATION_COLUMN));
     }
 
     @Test
@@ -69,6 +91,12 @@ class JdbcLegacyTableTest {
             statement.execute("INSERT INTO " + table.value() + " (" + LeaseRowReader.COLUMNS + ") VALUES ('default', 0, 'older', 7, 3, 1000, 1000, 'RELEASED')");
         }
         return table;
+    }
+
+    private static boolean hasColumn(final String url, final JdbcTableName table, final String column) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            return JdbcTables.hasColumn(connection, table, column, 3);
+        }
     }
 
     private static boolean hasLayoutColumn(final String url, final JdbcTableName table) throws SQLException {
