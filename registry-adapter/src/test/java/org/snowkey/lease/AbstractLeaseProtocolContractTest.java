@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -589,6 +590,31 @@ public abstract class AbstractLeaseProtocolContractTest {
         store.onNextCompareAndSet(() -> replacement.set(lease("twin", 1, 60_000, 0).currentGrant()), InterceptingStore.Outcome.LOST);
         LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "twin"), Ids.layout(1),
                 LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("first"), pool))));
+        LeaseGrant mine = first.currentGrant();
+        assertTrue(store.fired());
+        LeaseGrant theirs = replacement.get();
+        assertTrue(mine.workerId() != theirs.workerId() || mine.floorMillis() > theirs.ceilingMillis() || theirs.floorMillis() > mine.ceilingMillis(),
+                "both issue on worker id " + mine.workerId() + ": " + mine + " and " + theirs);
+    }
+
+    /**
+     * The same race as above with the one chance the random token step left: both processes draw the same step (one
+     * seeded source), so their claims agree on owner, token, floor and layout. Only the incarnation tells them apart.
+     */
+    @Test
+    void aLostClaimIsNeverAdoptedFromAnotherIncarnationEvenWithTheSameTokenStep() {
+        long aheadOfTheClock = System.currentTimeMillis() + 5_000;
+        try (LeaseStore setup = openStore()) {
+            for (int number = 0; number < 2; number++) {
+                setup.create(new LeaseRecord(pool, number, "predecessor", 7, aheadOfTheClock, aheadOfTheClock, LeaseRecord.State.RELEASED, Ids.layout(1)));
+            }
+        }
+        InterceptingStore store = new InterceptingStore(openStore());
+        AtomicReference<LeaseGrant> replacement = new AtomicReference<>();
+        store.onNextCompareAndSet(() -> replacement.set(lease("twin", 1, 60_000, 0, LeaseRuntimeOptions.defaults().withClaimRandom(new Random(42)))
+                .currentGrant()), InterceptingStore.Outcome.LOST);
+        LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "twin"), Ids.layout(1),
+                LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("first"), pool)).withClaimRandom(new Random(42))));
         LeaseGrant mine = first.currentGrant();
         assertTrue(store.fired());
         LeaseGrant theirs = replacement.get();

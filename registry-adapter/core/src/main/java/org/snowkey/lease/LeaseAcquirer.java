@@ -10,6 +10,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.UUID;
 import java.util.random.RandomGenerator;
 
 import org.slf4j.Logger;
@@ -74,6 +75,15 @@ final class LeaseAcquirer {
     /** Draws the fencing token step of each claim, so that no other process writes exactly our claim (see {@link #claim}). */
     private final RandomGenerator tokenSteps;
 
+    /**
+     * This lease object's nonce, written into every claim: two processes with one instance id (a replacement started
+     * while the first hung in a claim whose answer was lost) then never write equal records, so neither adopts the
+     * other's claim as its own, whatever their fencing token steps and floors. Drawn apart from the claim random source
+     * on purpose: two leases given one seeded source (tests, the simulator) still differ, and only equality matters,
+     * so a simulated schedule still replays exactly.
+     */
+    private final String incarnation;
+
     /** A claim that may have been applied although the store answered with an error: resolved by the next acquisition. */
     private Claim ambiguous;
 
@@ -85,6 +95,11 @@ final class LeaseAcquirer {
         this.poolSize = 1 << workerIdBits;
         this.clock = clock;
         this.tokenSteps = tokenSteps;
+        this.incarnation = UUID.randomUUID().toString();
+    }
+
+    String incarnation() {
+        return incarnation;
     }
 
     IdLayout layout() {
@@ -106,8 +121,9 @@ final class LeaseAcquirer {
     }
 
     /**
-     * Reads the number of a claim whose answer was an error. Exactly the record written means the write was applied:
-     * the record is ours, and adopting it is the only way not to leak it. Anything else means it was not (or the
+     * Reads the number of a claim whose answer was an error. Exactly the record written, incarnation included, means
+     * the write was applied: the record is ours, and adopting it is the only way not to leak it. A stored record
+     * without an incarnation is compared on its other fields ({@link LeaseRecord#isExactly}). Anything else means it was not (or the
      * number moved on since), and the claim is forgotten. An adopted record that expired meanwhile is not adopted:
      * it is free, and the scan below claims it afresh (first, as a number this instance owned).
      */
@@ -124,7 +140,7 @@ final class LeaseAcquirer {
             return Optional.empty();
         }
         ambiguous = null;
-        if (stored.isEmpty() || !stored.get().record().equals(attempt.record()) || stored.get().record().isClaimable(clock.preciseMillis())) {
+        if (stored.isEmpty() || !stored.get().record().isExactly(attempt.record()) || stored.get().record().isClaimable(clock.preciseMillis())) {
             return Optional.empty();
         }
         LOG.info("SnowKey adopts worker id {} at {}: its claim was applied although the registry answered with an error",
@@ -216,7 +232,7 @@ final class LeaseAcquirer {
         LeaseRecord held = claim.record();
         long reservedUntil = claim.floor() - 1;
         LeaseRecord released = new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), reservedUntil, reservedUntil,
-                LeaseRecord.State.RELEASED, claim.previousLayout());
+                LeaseRecord.State.RELEASED, claim.previousLayout(), held.incarnation());
         try {
             if (store.compareAndSet(released, claim.storeVersion()).isEmpty()) {
                 LOG.warn("SnowKey could not give back worker id {} at {}: it changed meanwhile", held.workerId(), store.locationOf(held.pool(), held.workerId()));
@@ -242,7 +258,7 @@ final class LeaseAcquirer {
         }
         try {
             Optional<StoredLease> stored = store.read(settings.pool(), attempt.record().workerId());
-            if (stored.isPresent() && stored.get().record().equals(attempt.record())) {
+            if (stored.isPresent() && stored.get().record().isExactly(attempt.record())) {
                 giveBack(attempt.at(stored.get().storeVersion()));
             }
         } catch (final RuntimeException ex) {
@@ -338,7 +354,7 @@ final class LeaseAcquirer {
         // Reserve one lease duration above the floor; expiry and reservation coincide (reservedUntil <= expiresAt).
         long reservedUntil = floor + settings.durationMillis();
         LeaseRecord record = new LeaseRecord(settings.pool(), workerId, settings.instanceId(), token, reservedUntil, reservedUntil, LeaseRecord.State.HELD,
-                layout);
+                layout, incarnation);
         Claim attempt = new Claim(record, floor, existing.map(stored -> stored.record().layout()).orElse(null), -1);
         Optional<Long> version;
         try {

@@ -228,7 +228,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             // Never lower a reservation already written: ids up to it may have been issued.
             long reservedUntil = Math.max(held.reservedUntil(), now + settings.durationMillis());
             LeaseRecord renewed = new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), reservedUntil, reservedUntil, LeaseRecord.State.HELD,
-                    acquirer.layout());
+                    acquirer.layout(), acquirer.incarnation());
             try {
                 Optional<Long> version = store.compareAndSet(renewed, target.storeVersion());
                 if (version.isPresent()) {
@@ -364,7 +364,7 @@ public final class LeasedWorkerLease implements WorkerLease {
         LeaseRecord held = current.record();
         long now = clock.preciseMillis();
         LeaseRecord released = new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), Math.max(now, highWater), highWater,
-                LeaseRecord.State.RELEASED, acquirer.layout());
+                LeaseRecord.State.RELEASED, acquirer.layout(), acquirer.incarnation());
         try {
             Optional<Long> version = store.compareAndSet(released, current.storeVersion());
             if (version.isEmpty()) {

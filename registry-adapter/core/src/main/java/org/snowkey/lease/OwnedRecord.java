@@ -1,5 +1,7 @@
 package org.snowkey.lease;
 
+import java.util.Objects;
+
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.store.LeaseRecord;
 
@@ -66,9 +68,12 @@ final class OwnedRecord {
         return expired;
     }
 
-    /** True when a stored record is this one (same owner and fencing token, still held). */
+    /**
+     * True when a stored record is this one (same owner, incarnation and fencing token, still held). A stored record
+     * without an incarnation (a store that cannot keep one) is judged by owner and token, as before incarnations.
+     */
     boolean isOwnRecord(final LeaseRecord stored) {
         return stored.state() == LeaseRecord.State.HELD && stored.owner().equals(record.owner()) && stored.fencingToken() == record.fencingToken()
-                && stored.workerId() == record.workerId();
+                && stored.workerId() == record.workerId() && (stored.incarnation() == null || Objects.equals(stored.incarnation(), record.incarnation()));
     }
 }

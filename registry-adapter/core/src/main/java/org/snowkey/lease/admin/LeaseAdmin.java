@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
@@ -20,9 +21,13 @@ import org.snowkey.lease.store.StoredLease;
  *
  * <p>A manual release never endangers uniqueness: it keeps {@code reservedUntil}, so the next holder still starts
  * above everything the old holder may have issued, and a still-running old holder loses its next renewal and
- * stops issuing on the number. It only frees the number before its expiry.
+ * stops issuing on the number; it keeps the layout, so an instance of another layout is still refused. It only
+ * frees the number before its expiry.
  */
 public final class LeaseAdmin {
+
+    /** The flag that also clears a record's layout on release, allowed only on a record that never issued. */
+    public static final String CLEAR_LAYOUT = "--clear-layout";
 
     /** The flag without which a manual release is refused. */
     public static final String CONFIRM = "--yes-i-am-sure";
@@ -65,33 +70,71 @@ public final class LeaseAdmin {
     }
 
     /**
-     * Marks a number RELEASED, keeping its reservation.
+     * Marks a number RELEASED, keeping its reservation and its layout.
      *
      * @return true when released; false when there was nothing to release or the record changed meanwhile
      * @throws CorruptLeaseRecordException when the record cannot be parsed: it is never released blindly
      */
     public boolean release(final String pool, final int workerId) {
+        return release(pool, workerId, false);
+    }
+
+    /**
+     * Marks a number RELEASED, keeping its reservation and, unless {@code clearLayout}, its layout. The layout is what
+     * refuses an instance of another layout (whose ids would repeat this pool's), so it is cleared only from a record
+     * that never issued: one whose reservation lies before its layout's epoch, where no id can have been made.
+     *
+     * @return true when released (or its layout cleared); false when there was nothing to do, the record changed
+     *         meanwhile, or the layout may not be cleared
+     * @throws CorruptLeaseRecordException when the record cannot be parsed: it is never released blindly
+     */
+    public boolean release(final String pool, final int workerId, final boolean clearLayout) {
         Optional<StoredLease> stored = store.read(pool, workerId);
         if (stored.isEmpty()) {
             out.printf("worker id %d of pool '%s' has no record: nothing to release%n", workerId, pool);
             return false;
         }
         LeaseRecord record = stored.get().record();
-        if (record.state() == LeaseRecord.State.RELEASED) {
+        if (clearLayout && !mayClearLayout(record)) {
+            return false;
+        }
+        if (record.state() == LeaseRecord.State.RELEASED && !clearLayout) {
             out.printf("worker id %d of pool '%s' is already released%n", workerId, pool);
             return false;
         }
-        // Without a layout: a manual release is also how an operator clears the layout a refused instance left behind
-        // (registry-adapter/docs/lease-safety.md); the pool's other records still carry its layout.
-        LeaseRecord released = new LeaseRecord(record.pool(), record.workerId(), record.owner(), record.fencingToken(), record.expiresAt(),
-                record.reservedUntil(), LeaseRecord.State.RELEASED);
+        LeaseRecord released = record.withState(LeaseRecord.State.RELEASED);
+        if (clearLayout) {
+            released = released.withoutLayout();
+        }
         if (store.compareAndSet(released, stored.get().storeVersion()).isEmpty()) {
             out.printf("worker id %d of pool '%s' changed while releasing it (renewed or taken over); list the pool and try again%n", workerId, pool);
             return false;
         }
-        out.printf("released worker id %d of pool '%s' (held by %s, expiring %s). The next holder starts after %s; if %s still runs, it stops "
-                + "issuing on this number at its next renewal.%n", workerId, pool, record.owner(), Instant.ofEpochMilli(record.expiresAt()),
-                Instant.ofEpochMilli(record.reservedUntil()), record.owner());
+        if (clearLayout) {
+            out.printf("cleared the layout %s of worker id %d of pool '%s': its reservation %s lies before the layout's epoch %s, so no id was issued "
+                    + "under it%n", record.layoutText(), workerId, pool, Instant.ofEpochMilli(record.reservedUntil()), Instant.ofEpochMilli(record.layout().epochMillis()));
+        }
+        if (record.state() != LeaseRecord.State.RELEASED) {
+            out.printf("released worker id %d of pool '%s' (held by %s, expiring %s). The next holder starts after %s; if %s still runs, it stops "
+                    + "issuing on this number at its next renewal.%n", workerId, pool, record.owner(), Instant.ofEpochMilli(record.expiresAt()),
+                    Instant.ofEpochMilli(record.reservedUntil()), record.owner());
+        }
+        return true;
+    }
+
+    /** Whether {@code --clear-layout} may apply to a record; says why not when it may not. */
+    private boolean mayClearLayout(final LeaseRecord record) {
+        if (record.layout() == null) {
+            out.printf("worker id %d of pool '%s' carries no layout: nothing to clear%n", record.workerId(), record.pool());
+            return false;
+        }
+        if (record.reservedUntil() >= record.layout().epochMillis()) {
+            out.printf("refusing to clear the layout %s of worker id %d of pool '%s': it is reserved until %s, not before the layout's epoch %s, so ids may "
+                    + "have been issued under it, and an instance of another layout admitted to this pool would issue the same ids. The layout stays; "
+                    + "an instance with another layout needs another %s%n", record.layoutText(), record.workerId(), record.pool(),
+                    Instant.ofEpochMilli(record.reservedUntil()), Instant.ofEpochMilli(record.layout().epochMillis()), PropertyNames.LEASE_POOL);
+            return false;
+        }
         return true;
     }
 
@@ -132,7 +175,7 @@ public final class LeaseAdmin {
                     + "its expiry; its reservation is kept, so ids stay unique, and a holder that still runs stops issuing on it.");
             return 2;
         }
-        return release(pool, workerId) ? 0 : 1;
+        return release(pool, workerId, parsed.flags().contains(CLEAR_LAYOUT)) ? 0 : 1;
     }
 
     /** A command line: {@code --name value} options, flags (options without a value) and bare words. The one parser of the operations tool. */

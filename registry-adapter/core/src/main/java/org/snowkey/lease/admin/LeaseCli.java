@@ -33,7 +33,7 @@ import org.snowkey.segment.store.OpenRangeLog;
  *     --registry jdbc --url jdbc:postgresql://db:5432/app [--username app] [--table snowkey_worker_lease] [--pool default] list
  * SNOWKEY_ZOOKEEPER_DIGEST=user:password java -cp ... org.snowkey.lease.admin.LeaseCli \
  *     --registry zookeeper --servers 10.0.0.1:2181 [--namespace governance_ds] [--pool default] list
- * ... release &lt;workerId&gt; --yes-i-am-sure
+ * ... release &lt;workerId&gt; --yes-i-am-sure [--clear-layout]   (the layout is kept; cleared only from a record that never issued)
  * ... [--lease-duration-milliseconds 60000] repair-acl --yes-i-am-sure      (zookeeper)
  * ... ranges [--key sharding_db.t_order] [--limit 20]     (segment mode: a key's recent ranges, or every key)
  * ... reconcile [--key sharding_db.t_order] [--limit 10000]   (segment mode: gaps are fine, an overlap exits 3)
@@ -76,7 +76,7 @@ public final class LeaseCli {
         Map<String, StoreLeaseProvider<?, ?>> stores = stores();
         LeaseAdmin.Arguments parsed;
         try {
-            parsed = LeaseAdmin.Arguments.parse(args, Set.of(CONFIRM));
+            parsed = LeaseAdmin.Arguments.parse(args, Set.of(CONFIRM, LeaseAdmin.CLEAR_LAYOUT));
         } catch (final IllegalArgumentException ex) {
             return usageError(ex.getMessage(), stores, err);
         }
@@ -207,7 +207,7 @@ public final class LeaseCli {
     public static String usage(final Map<String, StoreLeaseProvider<?, ?>> stores) {
         List<String> lines = new ArrayList<>();
         lines.add("usage: LeaseCli --registry " + String.join("|", stores.keySet()) + " [--pool pool] [--lease-duration-milliseconds ms] <store options> "
-                + "(list | release <workerId> " + CONFIRM + " | <store command>)");
+                + "(list | release <workerId> " + CONFIRM + " [" + LeaseAdmin.CLEAR_LAYOUT + "] | <store command>)");
         lines.add("       LeaseCli --registry " + String.join("|", stores.keySet()) + " <store options> (ranges [--key key] [--limit n] | reconcile [--key key] "
                 + "[--limit n])   segment mode; for jdbc --table names the segment table (default snowkey_segment); exit 3 when reconcile finds an overlap");
         stores.forEach((name, provider) -> {

@@ -34,10 +34,15 @@ public final class JdbcLeaseSchema {
         return "ALTER TABLE " + table.value() + " ADD COLUMN " + LeaseRowReader.LAYOUT_COLUMN + " VARCHAR(128)";
     }
 
-    static void addLayoutColumn(final Connection connection, final JdbcTableName table, final int timeoutSeconds) throws SQLException {
+    /** The statement that adds the incarnation column to a table of an older SnowKey; the same on H2, MySQL/MariaDB and PostgreSQL. */
+    public static String addIncarnationColumn(final JdbcTableName table) {
+        return "ALTER TABLE " + table.value() + " ADD COLUMN " + LeaseRowReader.INCARNATION_COLUMN + " VARCHAR(64)";
+    }
+
+    static void execute(final Connection connection, final String ddl, final int timeoutSeconds) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.setQueryTimeout(timeoutSeconds);
-            statement.execute(addLayoutColumn(table));
+            statement.execute(ddl);
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.Redactor;
+import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
@@ -68,8 +69,14 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     private volatile boolean tableReady;
 
-    /** False for a table of an older SnowKey that could not be given the layout column: layouts are then neither stored nor checked. */
+    /** False for a table of an older SnowKey that could not be given the layout column: records carrying a layout are then refused. */
     private volatile boolean layoutColumn = true;
+
+    /**
+     * False for a table of an older SnowKey that could not be given the incarnation column: records are then written
+     * without it, and a lease judges its own claims as before incarnations (LeaseRecord.isExactly).
+     */
+    private volatile boolean incarnationColumn = true;
 
     public JdbcLeaseStore(final JdbcStoreSettings settings) {
         this.settings = settings;
@@ -98,7 +105,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                 select.setString(1, pool);
                 select.setInt(2, workerId);
                 try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? Optional.of(LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn)) : Optional.<StoredLease>empty();
+                    return row.next() ? Optional.of(LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn, incarnationColumn)) : Optional.<StoredLease>empty();
                 }
             }
         });
@@ -117,7 +124,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                         // column holding garbage cannot be attributed to a number, so it fails the whole listing.
                         int workerId = workerIdOf(row, pool);
                         try {
-                            leases.put(workerId, LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn));
+                            leases.put(workerId, LeaseRowReader.read(row, locationOf(pool, workerId), layoutColumn, incarnationColumn));
                         } catch (final CorruptLeaseRecordException ex) {
                             corrupt.put(workerId, ex);
                         }
@@ -134,7 +141,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         try {
             return Integer.parseInt(text.trim());
         } catch (final NumberFormatException | NullPointerException ex) {
-            throw new CorruptLeaseRecordException("a row of pool '" + pool + "' in table " + table + " in " + settings.safeUrl(), LeaseRowReader.content(row, layoutColumn), ex);
+            throw new CorruptLeaseRecordException("a row of pool '" + pool + "' in table " + table + " in " + settings.safeUrl(), LeaseRowReader.content(row, layoutColumn, incarnationColumn), ex);
         }
     }
 
@@ -143,8 +150,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         check(record);
         long version = Math.max(1L, System.currentTimeMillis()) << VERSION_TIME_SHIFT;
         return withConnection("create " + locationOf(record.pool(), record.workerId()), connection -> {
+            refuseUnstorableLayout(record);
             try (PreparedStatement insert = prepare(connection, "INSERT INTO " + table + " (" + columns() + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?"
-                    + (layoutColumn ? ", ?" : "") + ")")) {
+                    + (layoutColumn ? ", ?" : "") + (incarnationColumn ? ", ?" : "") + ")")) {
                 insert.setString(1, record.pool());
                 insert.setInt(2, record.workerId());
                 bindWritten(insert, 2, record, version);
@@ -166,8 +174,10 @@ public final class JdbcLeaseStore implements LeaseStore {
         check(record);
         long version = expectedStoreVersion + 1;
         return withConnection("update " + locationOf(record.pool(), record.workerId()), connection -> {
+            refuseUnstorableLayout(record);
             try (PreparedStatement update = prepare(connection, "UPDATE " + table
-                    + " SET owner = ?, version = ?, fencing_token = ?, expires_at = ?, reserved_until = ?, state = ?" + (layoutColumn ? ", id_layout = ?" : "")
+                    + " SET owner = ?, version = ?, fencing_token = ?, expires_at = ?, reserved_until = ?, state = ?"
+                    + (layoutColumn ? ", " + LeaseRowReader.LAYOUT_COLUMN + " = ?" : "") + (incarnationColumn ? ", " + LeaseRowReader.INCARNATION_COLUMN + " = ?" : "")
                     + " WHERE pool = ? AND worker_id = ? AND version = ?")) {
                 int column = bindWritten(update, 0, record, version);
                 update.setString(++column, record.pool());
@@ -203,7 +213,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     /**
      * Binds what a write sets, in the order of {@link #columns()} after pool and worker_id (which the INSERT binds
      * before and the UPDATE's WHERE after): owner, version, fencing token, expiry, reservation, state and, where the
-     * table has it, the layout.
+     * table has them, the layout and the incarnation.
      *
      * @return the index of the last parameter bound
      */
@@ -218,6 +228,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         if (layoutColumn) {
             statement.setString(++column, record.layoutText());
         }
+        if (incarnationColumn) {
+            statement.setString(++column, record.incarnation());
+        }
         return column;
     }
 
@@ -226,7 +239,8 @@ public final class JdbcLeaseStore implements LeaseStore {
         if (record.owner() == null || record.owner().isBlank() || record.pool() == null || record.pool().isBlank() || record.workerId() < 0
                 || record.fencingToken() < 0 || record.fencingToken() > LeaseRowReader.MAX_COUNTER || record.expiresAt() < 0
                 || record.expiresAt() > LeaseRowReader.MAX_TIME_MILLIS || record.reservedUntil() < 0 || record.reservedUntil() > LeaseRowReader.MAX_TIME_MILLIS
-                || record.state() == null) {
+                || record.state() == null || record.incarnation() != null && (record.incarnation().isBlank()
+                        || record.incarnation().length() > LeaseRowReader.MAX_INCARNATION_CHARS)) {
             throw new IllegalArgumentException("SnowKey refuses to store an invalid lease record: " + record);
         }
     }
@@ -290,40 +304,84 @@ public final class JdbcLeaseStore implements LeaseStore {
                 LOG.info("SnowKey created lease table {} in {}", table, settings.safeUrl());
             }
             ensureLayoutColumn(connection);
+            ensureIncarnationColumn(connection);
             tableReady = true;
         }
     }
 
     /**
      * A table of an older SnowKey lacks the layout column: it is added when SnowKey may change the schema
-     * (jdbc-create-table). Without it, the store keeps working as before but cannot refuse an instance of another
-     * layout, which is said once, loudly, with the statement that fixes it.
+     * (jdbc-create-table). Whether the column is there is decided only by the database's "undefined column" answer
+     * ({@link JdbcTables#hasColumn}); a probe that gets no answer fails this call and the next call probes again.
+     * A table that keeps lacking the column can hold no layout, so {@link #refuseUnstorableLayout} refuses every
+     * write that carries one: the one-layout-per-pool check is never switched off.
      */
-    private void ensureLayoutColumn(final Connection connection) {
+    private void ensureLayoutColumn(final Connection connection) throws SQLException {
         if (JdbcTables.hasColumn(connection, settings.table(), LeaseRowReader.LAYOUT_COLUMN, timeoutSeconds)) {
+            layoutColumn = true;
             return;
         }
-        String failure = "jdbc-create-table is false";
         if (settings.createTable()) {
-            try {
-                JdbcLeaseSchema.addLayoutColumn(connection, settings.table(), timeoutSeconds);
-                LOG.info("SnowKey added column {} to lease table {} in {}", LeaseRowReader.LAYOUT_COLUMN, table, settings.safeUrl());
-                return;
-            } catch (final SQLException ex) {
-                // A concurrent start may have added it a moment ago.
-                if (JdbcTables.hasColumn(connection, settings.table(), LeaseRowReader.LAYOUT_COLUMN, timeoutSeconds)) {
-                    return;
-                }
-                failure = redactor.messages(ex);
-            }
+            addColumn(connection, LeaseRowReader.LAYOUT_COLUMN, JdbcLeaseSchema.addLayoutColumn(settings.table()));
+            layoutColumn = true;
+            return;
         }
         layoutColumn = false;
-        LOG.warn("SnowKey lease table {} in {} has no column {} ({}): instances of this pool with different id layouts cannot be refused and would "
-                + "issue the same ids. Run: {}", table, settings.safeUrl(), LeaseRowReader.LAYOUT_COLUMN, failure, JdbcLeaseSchema.addLayoutColumn(settings.table()));
+        LOG.warn("SnowKey lease table {} in {} has no column {} and {} is false: SnowKey refuses to claim worker ids in it until the column is added, since "
+                + "it could not refuse an instance of another id layout. Run: {}", table, settings.safeUrl(), LeaseRowReader.LAYOUT_COLUMN, JdbcLeaseProps.CREATE_TABLE,
+                JdbcLeaseSchema.addLayoutColumn(settings.table()));
+    }
+
+    /**
+     * The incarnation column, probed and added like the layout column. A table that keeps lacking it (no permission to
+     * alter it) still works: rows are written without the nonce, and two live processes with one instance id are then
+     * kept apart by the fencing token's random step alone (a 1 in 2^31 chance of one adopting the other's claim), as
+     * before the column existed; a warning names the statement that closes that chance.
+     */
+    private void ensureIncarnationColumn(final Connection connection) throws SQLException {
+        if (JdbcTables.hasColumn(connection, settings.table(), LeaseRowReader.INCARNATION_COLUMN, timeoutSeconds)) {
+            incarnationColumn = true;
+            return;
+        }
+        if (settings.createTable()) {
+            addColumn(connection, LeaseRowReader.INCARNATION_COLUMN, JdbcLeaseSchema.addIncarnationColumn(settings.table()));
+            incarnationColumn = true;
+            return;
+        }
+        incarnationColumn = false;
+        LOG.warn("SnowKey lease table {} in {} has no column {} and {} is false: two live processes with one instance id are kept apart by the random "
+                + "fencing token step alone (1 in 2^31). Run: {}", table, settings.safeUrl(), LeaseRowReader.INCARNATION_COLUMN, JdbcLeaseProps.CREATE_TABLE,
+                JdbcLeaseSchema.addIncarnationColumn(settings.table()));
+    }
+
+    /** Adds a column; a failure counts only when the column is still missing afterwards (a concurrent start, or an ALTER applied with its answer lost). */
+    private void addColumn(final Connection connection, final String column, final String ddl) throws SQLException {
+        try {
+            JdbcLeaseSchema.execute(connection, ddl, timeoutSeconds);
+            LOG.info("SnowKey added column {} to lease table {} in {}", column, table, settings.safeUrl());
+        } catch (final SQLException ex) {
+            if (!JdbcTables.hasColumn(connection, settings.table(), column, timeoutSeconds)) {
+                throw ex;
+            }
+        }
+    }
+
+    /**
+     * A record that carries a layout is never written into a table that cannot keep it: the record would read back as
+     * "layout unknown" and let an instance of another layout claim numbers of the pool. Records without a layout
+     * (the operations tool re-writing a row of such a table) are written as they are.
+     */
+    private void refuseUnstorableLayout(final LeaseRecord record) {
+        if (!layoutColumn && record.layout() != null) {
+            throw new UnusablePoolException("SnowKey lease table " + table + " in " + settings.safeUrl() + " has no column " + LeaseRowReader.LAYOUT_COLUMN
+                    + ", so it cannot keep the id layout of pool '" + record.pool() + "' and could not refuse an instance of another layout (which would "
+                    + "issue the same ids); SnowKey may not add it (" + JdbcLeaseProps.CREATE_TABLE + " is false). Run: "
+                    + JdbcLeaseSchema.addLayoutColumn(settings.table()));
+        }
     }
 
     private String columns() {
-        return layoutColumn ? LeaseRowReader.COLUMNS_WITH_LAYOUT : LeaseRowReader.COLUMNS;
+        return LeaseRowReader.columns(layoutColumn, incarnationColumn);
     }
 
     /** One unit of work on a borrowed connection. */

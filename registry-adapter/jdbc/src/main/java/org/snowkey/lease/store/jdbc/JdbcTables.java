@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Statement;
+import java.util.Set;
 
 /**
  * What SnowKey's tables (the lease table, the segment tables) need of any database, in one place: whether a table
@@ -11,6 +12,12 @@ import java.sql.Statement;
  * from other errors. The same SQL on H2, MySQL/MariaDB and PostgreSQL.
  */
 public final class JdbcTables {
+
+    /** SQLSTATEs meaning "undefined column": PostgreSQL's own, and the ODBC-style one MySQL, MariaDB and H2 use. */
+    private static final Set<String> UNDEFINED_COLUMN_STATES = Set.of("42703", "42S22");
+
+    /** A schema probe that gets no answer is tried this often on one connection before the caller is told it cannot know. */
+    private static final int PROBE_ATTEMPTS = 3;
 
     private JdbcTables() {
     }
@@ -20,9 +27,44 @@ public final class JdbcTables {
         return answers(connection, "SELECT COUNT(*) FROM " + table.value() + " WHERE 1 = 0", timeoutSeconds);
     }
 
-    /** Whether the table has that column (an older SnowKey's table may lack one). */
-    public static boolean hasColumn(final Connection connection, final JdbcTableName table, final String column, final int timeoutSeconds) {
-        return answers(connection, "SELECT " + column + " FROM " + table.value() + " WHERE 1 = 0", timeoutSeconds);
+    /**
+     * Whether the table has that column (an older SnowKey's table may lack one). Only the database's own "undefined
+     * column" answer means it is missing: any other failure (a cut connection, a timeout, a lock) says nothing about
+     * the schema, so the probe is repeated and, when it never answers, fails rather than guesses. Reading "missing" from
+     * a failed probe switched a guard off for the store's life.
+     *
+     * @throws SQLException when no attempt got an answer either way
+     */
+    public static boolean hasColumn(final Connection connection, final JdbcTableName table, final String column, final int timeoutSeconds) throws SQLException {
+        String probe = "SELECT " + column + " FROM " + table.value() + " WHERE 1 = 0";
+        SQLException last = null;
+        for (int attempt = 0; attempt < PROBE_ATTEMPTS; attempt++) {
+            try (Statement statement = connection.createStatement()) {
+                statement.setQueryTimeout(timeoutSeconds);
+                statement.executeQuery(probe).close();
+                return true;
+            } catch (final SQLException ex) {
+                if (isUndefinedColumn(ex)) {
+                    return false;
+                }
+                last = ex;
+            }
+        }
+        throw new SQLException("could not tell whether table " + table + " has column " + column + " (" + PROBE_ATTEMPTS + " attempts; last: "
+                + last.getMessage() + ")", last.getSQLState(), last);
+    }
+
+    /** The database's "no such column" answer: SQLSTATE 42703 on PostgreSQL, 42S22 on MySQL, MariaDB and H2 (anywhere in the chain). */
+    public static boolean isUndefinedColumn(final SQLException ex) {
+        for (Throwable each = ex; each != null; each = each.getCause()) {
+            if (each instanceof SQLException sql && sql.getSQLState() != null && UNDEFINED_COLUMN_STATES.contains(sql.getSQLState())) {
+                return true;
+            }
+            if (each.getCause() == each) {
+                break;
+            }
+        }
+        return false;
     }
 
     /**

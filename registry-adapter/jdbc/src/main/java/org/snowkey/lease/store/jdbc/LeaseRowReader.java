@@ -26,6 +26,17 @@ final class LeaseRowReader {
     /** {@link #COLUMNS} and the layout column, for tables that have it. */
     static final String COLUMNS_WITH_LAYOUT = COLUMNS + ", " + LAYOUT_COLUMN;
 
+    /** The column of the claiming lease's nonce, added after the layout column; see {@link JdbcLeaseSchema}. */
+    static final String INCARNATION_COLUMN = "incarnation";
+
+    /** Longest incarnation a row holds (the column's width); SnowKey writes 36 characters. */
+    static final int MAX_INCARNATION_CHARS = 64;
+
+    /** The columns of a SELECT of a table with or without the two later columns, in the order {@link #read} expects. */
+    static String columns(final boolean withLayout, final boolean withIncarnation) {
+        return COLUMNS + (withLayout ? ", " + LAYOUT_COLUMN : "") + (withIncarnation ? ", " + INCARNATION_COLUMN : "");
+    }
+
     private static final int MAX_CONTENT_CHARS = 1_000;
 
     /**
@@ -47,9 +58,15 @@ final class LeaseRowReader {
 
     /** The raw text of the current row, for messages; {@code withLayout} when the SELECT listed {@link #COLUMNS_WITH_LAYOUT}. */
     static String content(final ResultSet row, final boolean withLayout) throws SQLException {
+        return content(row, withLayout, false);
+    }
+
+    /** The raw text of the current row of a SELECT of {@link #columns(boolean, boolean)}, for messages. */
+    static String content(final ResultSet row, final boolean withLayout, final boolean withIncarnation) throws SQLException {
         String content = "pool=" + row.getString(1) + ", worker_id=" + row.getString(2) + ", owner=" + row.getString(3) + ", version=" + row.getString(4)
                 + ", fencing_token=" + row.getString(5) + ", expires_at=" + row.getString(6) + ", reserved_until=" + row.getString(7)
-                + ", state=" + row.getString(8) + (withLayout ? ", id_layout=" + row.getString(9) : "");
+                + ", state=" + row.getString(8) + (withLayout ? ", id_layout=" + row.getString(9) : "")
+                + (withIncarnation ? ", incarnation=" + row.getString(withLayout ? 10 : 9) : "");
         return content.length() <= MAX_CONTENT_CHARS ? content : content.substring(0, MAX_CONTENT_CHARS) + "...";
     }
 
@@ -69,7 +86,16 @@ final class LeaseRowReader {
      * @throws CorruptLeaseRecordException when a value is missing, negative, out of range or unknown, or the layout is not one SnowKey wrote
      */
     static StoredLease read(final ResultSet row, final String location, final boolean withLayout) throws SQLException {
-        String content = content(row, withLayout);
+        return read(row, location, withLayout, false);
+    }
+
+    /**
+     * Parses the current row of a SELECT of {@link #columns(boolean, boolean)}.
+     *
+     * @throws CorruptLeaseRecordException when a value is missing, negative, out of range or unknown, or the layout is not one SnowKey wrote
+     */
+    static StoredLease read(final ResultSet row, final String location, final boolean withLayout, final boolean withIncarnation) throws SQLException {
+        String content = content(row, withLayout, withIncarnation);
         try {
             String pool = required(row.getString(1), "pool");
             int workerId = (int) bounded(row.getString(2), "worker_id", Integer.MAX_VALUE);
@@ -81,8 +107,13 @@ final class LeaseRowReader {
             LeaseRecord.State state = state(row.getString(8));
             // NULL (a row of an older SnowKey, or a table without the column): unknown, the next writer adopts the number.
             String layout = withLayout ? row.getString(9) : null;
+            // NULL: a row of an older SnowKey, or written by hand; blank is damage, not "none".
+            String incarnation = withIncarnation ? row.getString(withLayout ? 10 : 9) : null;
+            if (incarnation != null && incarnation.isBlank()) {
+                throw new IllegalArgumentException("incarnation is blank");
+            }
             return new StoredLease(new LeaseRecord(pool, workerId, owner, fencingToken, expiresAt, reservedUntil, state,
-                    layout == null ? null : LayoutText.parse(layout)), version);
+                    layout == null ? null : LayoutText.parse(layout), incarnation), version);
         } catch (final IllegalArgumentException ex) {
             throw new CorruptLeaseRecordException(location, content, ex);
         }

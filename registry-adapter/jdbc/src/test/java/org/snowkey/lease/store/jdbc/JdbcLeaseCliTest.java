@@ -2,6 +2,7 @@ package org.snowkey.lease.store.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseRecord.State;
@@ -88,6 +90,37 @@ class JdbcLeaseCliTest {
         assertEquals(State.RELEASED, after.state());
         assertEquals(before.reservedUntil(), after.reservedUntil(), "the next holder still starts above the old reservation");
         assertEquals(1, run(Map.of(), base("release", "3", "--yes-i-am-sure")), "already released");
+    }
+
+    @Test
+    void releaseKeepsTheLayoutSoThatAnInstanceOfAnotherLayoutIsStillRefused() {
+        long future = System.currentTimeMillis() + 600_000L;
+        store.create(new LeaseRecord("orders", 7, "app-3@host", 4, future, future - 1_000, State.HELD, IdLayout.defaults()));
+        assertEquals(0, run(Map.of(), base("release", "7", "--yes-i-am-sure")), err.toString(StandardCharsets.UTF_8));
+        LeaseRecord after = store.read("orders", 7).orElseThrow().record();
+        assertEquals(State.RELEASED, after.state());
+        assertEquals(IdLayout.defaults(), after.layout(), "the pool's layout survives a manual release");
+        assertEquals(4, after.fencingToken());
+    }
+
+    @Test
+    void theLayoutIsClearedOnlyOnRequestAndOnlyFromARecordThatNeverIssued() {
+        long now = System.currentTimeMillis();
+        // Issued: reserved after its layout's epoch.
+        store.create(new LeaseRecord("orders", 7, "app-3@host", 4, now + 600_000L, now + 500_000L, State.HELD, IdLayout.defaults()));
+        assertEquals(1, run(Map.of(), base("release", "7", "--yes-i-am-sure", "--clear-layout")));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("refusing to clear the layout"), out.toString(StandardCharsets.UTF_8));
+        LeaseRecord kept = store.read("orders", 7).orElseThrow().record();
+        assertEquals(State.HELD, kept.state(), "a refused clear changes nothing");
+        assertEquals(IdLayout.defaults(), kept.layout());
+
+        // Never issued: its layout's epoch lies after everything it reserved.
+        IdLayout future = IdLayout.of(13, 1, now + 86_400_000L);
+        store.create(new LeaseRecord("orders", 8, "app-4@host", 2, now + 600_000L, now + 500_000L, State.RELEASED, future));
+        assertEquals(0, run(Map.of(), base("release", "8", "--yes-i-am-sure", "--clear-layout")), out.toString(StandardCharsets.UTF_8));
+        LeaseRecord cleared = store.read("orders", 8).orElseThrow().record();
+        assertNull(cleared.layout());
+        assertEquals(now + 500_000L, cleared.reservedUntil(), "the reservation stays");
     }
 
     @Test

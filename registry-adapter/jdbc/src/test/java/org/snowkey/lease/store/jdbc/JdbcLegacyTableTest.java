@@ -3,6 +3,7 @@ package org.snowkey.lease.store.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -12,13 +13,14 @@ import java.sql.Statement;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseRecord.State;
 
 /**
  * A lease table created by a SnowKey from before the layout column keeps working: its rows read as "layout
- * unknown", the column is added when SnowKey may change the schema, and without that permission the store runs as
- * before (and warns).
+ * unknown", the column is added when SnowKey may change the schema, and without that permission the store refuses to
+ * write a record that carries a layout (it could not refuse another layout), naming the statement that adds it.
  */
 class JdbcLegacyTableTest {
 
@@ -39,18 +41,44 @@ class JdbcLegacyTableTest {
             assertEquals(layout, store.read("default", 1).orElseThrow().record().layout());
         }
         assertTrue(hasLayoutColumn(url, table));
+        assertTrue(hasColumn(url, table, LeaseRowReader.INCARNATION_COLUMN));
     }
 
     @Test
-    void withoutPermissionToAlterTheTableTheStoreWorksAsBefore() throws SQLException {
+    void aTableOfTheReleaseBeforeIncarnationsKeepsWorkingWithoutThemWhenItMayNotBeChanged() throws SQLException {
+        String url = "jdbc:h2:mem:legacy_incarnation;DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false";
+        JdbcTableName table = oldTableWithOneRow(url, "legacy_inc");
+        try (Connection connection = DriverManager.getConnection(url, "sa", ""); Statement statement = connection.createStatement()) {
+            statement.execute(JdbcLeaseSchema.addLayoutColumn(table));
+        }
+        try (JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", "", table, false, 3_000L))) {
+            store.create(new LeaseRecord("default", 1, "current", 1, 100, 100, State.HELD, IdLayout.defaults(), "a-nonce")).orElseThrow();
+            LeaseRecord written = store.read("default", 1).orElseThrow().record();
+            assertEquals(IdLayout.defaults(), written.layout());
+            assertNull(written.incarnation(), "a table without the column cannot keep it; the lease then judges its claims without it");
+        }
+        assertFalse(hasColumn(url, table, LeaseRowReader.INCARNATION_COLUMN));
+        try (JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", "", table, true, 3_000L))) {
+            store.create(new LeaseRecord("default", 2, "current", 1, 100, 100, State.HELD, IdLayout.defaults(), "b-nonce")).orElseThrow();
+            assertEquals("b-nonce", store.read("default", 2).orElseThrow().record().incarnation());
+        }
+        assertTrue(hasColumn(url, table, LeaseRowReader.INCARNATION_COLUMN));
+    }
+
+    @Test
+    void withoutPermissionToAlterTheTableTheStoreRefusesLayoutsButStillReadsAndWritesRecordsWithoutOne() throws SQLException {
         String url = "jdbc:h2:mem:legacy_keep;DB_CLOSE_DELAY=-1;DATABASE_TO_UPPER=false";
         JdbcTableName table = oldTableWithOneRow(url, "legacy_keep");
         try (JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, "sa", "", table, false, 3_000L))) {
             long version = store.read("default", 0).orElseThrow().storeVersion();
-            assertTrue(store.compareAndSet(new LeaseRecord("default", 0, "current", 2, 300, 300, State.HELD, IdLayout.defaults()), version).isPresent());
-            LeaseRecord written = store.read("default", 0).orElseThrow().record();
-            assertEquals("current", written.owner());
-            assertNull(written.layout(), "a table without the column cannot store the layout");
+            // The table cannot keep a layout, so it could not refuse an instance of another layout: a claim is refused.
+            UnusablePoolException refused = assertThrows(UnusablePoolException.class,
+                    () -> store.compareAndSet(new LeaseRecord("default", 0, "current", 2, 300, 300, State.HELD, IdLayout.defaults()), version));
+            assertTrue(refused.getMessage().contains(JdbcLeaseSchema.addLayoutColumn(table)), refused.getMessage());
+            assertEquals("older", store.read("default", 0).orElseThrow().record().owner(), "the refused write changed nothing");
+            // The operations tool re-writes such rows as they are (no layout), and listing still works.
+            assertTrue(store.compareAndSet(new LeaseRecord("default", 0, "older", 3, 1000, 1000, State.RELEASED), version).isPresent());
+            assertNull(store.read("default", 0).orElseThrow().record().layout());
             assertEquals(1, store.list("default").leases().size());
         }
         assertFalse(hasLayoutColumn(url, table));
@@ -63,6 +91,12 @@ class JdbcLegacyTableTest {
             statement.execute("INSERT INTO " + table.value() + " (" + LeaseRowReader.COLUMNS + ") VALUES ('default', 0, 'older', 7, 3, 1000, 1000, 'RELEASED')");
         }
         return table;
+    }
+
+    private static boolean hasColumn(final String url, final JdbcTableName table, final String column) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            return JdbcTables.hasColumn(connection, table, column, 3);
+        }
     }
 
     private static boolean hasLayoutColumn(final String url, final JdbcTableName table) throws SQLException {

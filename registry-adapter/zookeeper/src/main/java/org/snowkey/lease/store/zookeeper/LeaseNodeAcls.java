@@ -147,8 +147,8 @@ final class LeaseNodeAcls {
         if (record.reservedUntil() >= floor) {
             return 0;
         }
-        LeaseRecord raised = new LeaseRecord(record.pool(), record.workerId(), record.owner(), record.fencingToken(), Math.max(record.expiresAt(), floor), floor,
-                record.state());
+        // Every other field is kept: the layout above all, which refuses instances whose ids would repeat this pool's.
+        LeaseRecord raised = record.withTimes(Math.max(record.expiresAt(), floor), floor);
         try {
             client.setData().withVersion(stat.getVersion()).forPath(path, LeaseRecordJson.write(raised));
         } catch (final KeeperException.BadVersionException ex) {

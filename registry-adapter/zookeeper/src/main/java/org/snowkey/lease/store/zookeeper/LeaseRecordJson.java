@@ -27,6 +27,9 @@ final class LeaseRecordJson {
         if (record.layout() != null) {
             json.field("layout", record.layoutText());
         }
+        if (record.incarnation() != null) {
+            json.field("incarnation", record.incarnation());
+        }
         return json.toBytes();
     }
 
@@ -42,7 +45,7 @@ final class LeaseRecordJson {
             // number, and a negative reservation or token is damage, not a value to start a successor from.
             LeaseRecord record = new LeaseRecord(node.text("pool"), (int) number(node, "workerId", Integer.MAX_VALUE), node.text("owner"),
                     number(node, "fencingToken", Long.MAX_VALUE), number(node, "expiresAt", Long.MAX_VALUE), number(node, "reservedUntil", Long.MAX_VALUE),
-                    LeaseRecord.State.valueOf(node.text("state").toUpperCase(Locale.ROOT)), layout(node));
+                    LeaseRecord.State.valueOf(node.text("state").toUpperCase(Locale.ROOT)), layout(node), incarnation(node));
             if (!record.pool().equals(pool) || record.workerId() != workerId) {
                 throw new IllegalArgumentException("the record names pool '" + record.pool() + "' and worker id " + record.workerId());
             }
@@ -55,6 +58,21 @@ final class LeaseRecordJson {
     /** Absent in records written before SnowKey stored the layout: unknown, and the next writer adopts the number. */
     private static IdLayout layout(final JsonObject node) {
         return node.hasNonNull("layout") ? LayoutText.parse(node.text("layout")) : null;
+    }
+
+    /**
+     * Absent in records of SnowKey versions before it: such a record is judged by its other fields when a lease checks
+     * whether it is its own claim (LeaseRecord.isExactly). Present, it must be non-blank text.
+     */
+    private static String incarnation(final JsonObject node) {
+        if (!node.hasNonNull("incarnation")) {
+            return null;
+        }
+        String incarnation = node.text("incarnation");
+        if (incarnation.isBlank()) {
+            throw new IllegalArgumentException("field 'incarnation' is blank");
+        }
+        return incarnation;
     }
 
     private static long number(final JsonObject node, final String field, final long max) {

@@ -60,6 +60,19 @@ class LeaseRecordJsonCompatibilityTest {
     }
 
     @Test
+    void theIncarnationIsWrittenLastReadBackAndAbsentInOlderRecords() {
+        LeaseRecord held = new LeaseRecord("orders", 7, "app", 3, 1764669600000L, 1764669605000L, LeaseRecord.State.HELD,
+                LayoutText.parse("worker-id-bits=10,sequence-low-bits=2,epoch=2024-06-01T00:00:00Z"), "4f1c6d0e-1f7e-4a59-9a53-0c3c2a3c9b11");
+        String json = new String(LeaseRecordJson.write(held), StandardCharsets.UTF_8);
+        // Older SnowKey versions skip fields they do not know, so they still read this record (whitespaceFieldOrder... below).
+        assertTrue(json.endsWith(",\"incarnation\":\"4f1c6d0e-1f7e-4a59-9a53-0c3c2a3c9b11\"}"), json);
+        assertEquals(held, read("orders", 7, json));
+        assertNull(read("default", 0, JACKSON_RELEASED).incarnation(), "records of older versions carry none");
+        assertThrows(CorruptLeaseRecordException.class, () -> read("orders", 7, json.replace("4f1c6d0e-1f7e-4a59-9a53-0c3c2a3c9b11", " ")));
+        assertThrows(CorruptLeaseRecordException.class, () -> read("orders", 7, json.replace("\"4f1c6d0e-1f7e-4a59-9a53-0c3c2a3c9b11\"", "7")));
+    }
+
+    @Test
     void whitespaceFieldOrderUnknownFieldsAndANullLayoutAreTolerated() {
         String json = "\r\n {\n  \"state\" : \"released\",\t\"extra\": {\"nested\": [1, 2.5e3, true, false, null, \"x\", {}]},\n"
                 + "  \"reservedUntil\": 1764669605000, \"expiresAt\": 0, \"fencingToken\": 9223372036854775807, \"owner\": \"app@10.0.0.5\",\n"

@@ -194,6 +194,24 @@ class ZooKeeperAclTrustTest {
     }
 
     @Test
+    void theRepairKeepsEachRecordsLayoutSoThatAnotherLayoutIsStillRefused() throws Exception {
+        intruder.create().creatingParentsIfNeeded().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(workers());
+        intruder.create().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(workers() + "/0",
+                LeaseRecordJson.write(new LeaseRecord("default", 0, "earlier", 3, 0, 0, LeaseRecord.State.RELEASED, Ids.layout(5))));
+        Map<String, String> environment = Map.of(ZooKeeperStoreOperations.DIGEST_ENV, DIGEST);
+        String[] base = {"--servers", server.getConnectString(), "--namespace", namespace, "--lease-duration-milliseconds", "5000"};
+        Output repaired = cli(environment, base, "repair-acl", LeaseCli.CONFIRM);
+        assertEquals(0, repaired.status(), repaired.text());
+        LeaseRecord raised = LeaseRecordJson.read("test", "default", 0, intruder.getData().forPath(workers() + "/0"));
+        assertEquals(Ids.layout(5), raised.layout(), "the repair kept the record's layout: " + raised);
+        assertEquals(3, raised.fencingToken());
+        try (WorkerLease lease = openLease(DIGEST)) {
+            LeaseUnavailableException refused = assertThrows(LeaseUnavailableException.class, lease::currentGrant);
+            assertInstanceOf(UnusablePoolException.class, refused.getCause());
+        }
+    }
+
+    @Test
     void withoutADigestTheOpenPathIsUsedAsDocumented() throws Exception {
         prepareOpenPathWithForgedRecord();
         try (WorkerLease lease = openLease(null)) {
