@@ -53,7 +53,8 @@ public record GeneratorSettings(IdLayout layout, Integer workerId, long maxToler
         int sequenceBits = IdLayout.NODE_AND_SEQUENCE_BITS - workerIdBits;
         // At least one sequence bit stays above the low ones: they count the ids of every table of a worker id together
         // (docs/design.md, "One id space per worker id"); with none, a worker id could issue one id per millisecond.
-        int lowBits = reader.intValue(PropertyNames.SEQUENCE_LOW_BITS, DEFAULT_SEQUENCE_LOW_BITS, 0, sequenceBits - 1);
+        // At the widest worker id (one sequence bit) that leaves no room for low bits, so the default gives way there.
+        int lowBits = reader.intValue(PropertyNames.SEQUENCE_LOW_BITS, Math.min(DEFAULT_SEQUENCE_LOW_BITS, sequenceBits - 1), 0, sequenceBits - 1);
         long epoch = parseEpoch(reader, nowMillis);
         Integer workerId = reader.has(PropertyNames.WORKER_ID)
                 ? reader.intValue(PropertyNames.WORKER_ID, 0, 0, (1 << workerIdBits) - 1)

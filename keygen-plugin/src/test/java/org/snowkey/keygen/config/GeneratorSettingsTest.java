@@ -37,6 +37,14 @@ class GeneratorSettingsTest {
         assertNull(settings.workerId());
     }
 
+    /** The widest worker id leaves one sequence bit; it must count every table together, so no low bit is left by default. */
+    @Test
+    void theWidestWorkerIdTakesNoLowBitsByDefault() {
+        GeneratorSettings settings = parse("worker-id-bits", "21");
+        assertEquals(1, settings.layout().sequenceBits());
+        assertEquals(0, settings.layout().sequenceLowBits());
+    }
+
     @Test
     void acceptsEveryPropInRange() {
         GeneratorSettings settings = parse("worker-id", "1023", "worker-id-bits", "10", "sequence-low-bits", "11", "epoch", "1700000000000",
