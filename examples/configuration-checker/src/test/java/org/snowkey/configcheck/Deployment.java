@@ -126,7 +126,7 @@ final class Deployment {
             tables.add(table);
             rule.put(table, pick(generators));
         }
-        if (random.nextInt(100) < 30) {
+        if (random.nextInt(100) < (cluster ? 60 : 30)) {
             configureBean(zookeeper);
         }
         int roll = random.nextInt(100);

@@ -2,10 +2,8 @@ package org.snowkey.configcheck;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.curator.test.TestingServer;
@@ -40,19 +38,13 @@ final class SharedStores implements AutoCloseable {
         return "127.0.0.1:" + zookeeper.getPort();
     }
 
-    /** Drops the tables of one deployment (their names start with {@code prefix}). */
-    synchronized void dropTables(final String prefix) throws SQLException {
-        List<String> tables = new ArrayList<>();
-        try (Statement statement = keeper.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_NAME LIKE '"
-                     + prefix + "%'")) {
-            while (rows.next()) {
-                tables.add(rows.getString(1));
-            }
-        }
-        try (Statement statement = keeper.createStatement()) {
-            for (String each : tables) {
-                statement.execute("DROP TABLE IF EXISTS \"" + each + "\"");
+    /** Drops the tables of one deployment: its lease table and its segment table with the segment log. */
+    void dropTables(final String prefix) throws SQLException {
+        synchronized (keeper) {
+            try (Statement statement = keeper.createStatement()) {
+                for (String each : List.of("lease", "seg", "seg_log")) {
+                    statement.execute("DROP TABLE IF EXISTS " + prefix + each);
+                }
             }
         }
     }
