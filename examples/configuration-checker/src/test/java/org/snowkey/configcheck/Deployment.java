@@ -40,6 +40,9 @@ final class Deployment {
     /** Where a pool's leases or a segment generator's ranges live. */
     enum Store { JDBC, ZOOKEEPER, CLUSTER_MODE }
 
+    /** How long a key generator may take to issue again once the faults stopped. */
+    private static final long LIVENESS_NANOS = 15_000_000_000L;
+
     private static final PrintStream DISCARD = new PrintStream(OutputStream.nullOutputStream());
 
     private final long seed;
@@ -188,7 +191,7 @@ final class Deployment {
         props.setProperty("max-tolerate-time-difference-milliseconds", Long.toString(pool.toleranceMillis));
         props.setProperty("lease-duration-milliseconds", Long.toString(pool.leaseMillis));
         props.setProperty("lease-pool", pool.name);
-        props.setProperty("lease-acquire-timeout-milliseconds", "300");
+        props.setProperty("lease-acquire-timeout-milliseconds", "1000");
         switch (pool.store) {
             case JDBC -> {
                 props.setProperty("lease-registry", "jdbc");
@@ -213,7 +216,7 @@ final class Deployment {
         Properties props = new Properties();
         props.setProperty("segment-step-min", Integer.toString(generator.stepMin));
         props.setProperty("segment-step-max", Integer.toString(generator.stepMax));
-        props.setProperty("segment-fetch-timeout-milliseconds", "500");
+        props.setProperty("segment-fetch-timeout-milliseconds", "2000");
         switch (generator.allocator) {
             case JDBC -> {
                 props.setProperty("segment-allocator", "jdbc");
@@ -542,6 +545,10 @@ final class Deployment {
                 buildKeyGenerators(each);
             }
         }
+        if (random.nextBoolean()) {
+            // Traffic right after the change, as an application goes on inserting into the moved table.
+            issue(pick(runtimes), table, 500 + random.nextInt(2500), true);
+        }
     }
 
     /**
@@ -679,7 +686,9 @@ final class Deployment {
                 }
                 RuntimeException last = null;
                 boolean issued = false;
-                for (int attempt = 0; attempt < 3 && !issued; attempt++) {
+                // Tries for a while rather than a number of times: on a loaded machine one store call may outlast its timeout.
+                long deadline = System.nanoTime() + LIVENESS_NANOS;
+                while (!issued && System.nanoTime() < deadline) {
                     try {
                         record(source.generateKeys(new AlgorithmSQLContext(database, "public", table, "id"), 1), generator, spacesOf(table, generator),
                                 "r" + runtime.index + " " + generator.name + " " + table + " (after faults)");
@@ -704,11 +713,7 @@ final class Deployment {
             }
             FaultyJdbcDriver.forget(token(each));
         }
-        try {
-            stores.dropTables(id + "_");
-        } catch (final java.sql.SQLException ex) {
-            throw new IllegalStateException("could not drop the tables of deployment " + id, ex);
-        }
+        stores.dropTables(id + "_");
     }
 
     private void note(final String line) {
