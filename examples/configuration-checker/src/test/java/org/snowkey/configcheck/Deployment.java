@@ -70,6 +70,9 @@ final class Deployment {
 
     private final List<Runtime> runtimes = new ArrayList<>();
 
+    /** The first segment key generator each table had: a later segment generator of the table must draw from the same sequence. */
+    private final Map<String, Generator> segmentOf = new HashMap<>();
+
     /** The generator whose settings the Spring beans publish (its own props then name its scope only), or null. */
     private Generator beanSource;
 
@@ -128,6 +131,9 @@ final class Deployment {
             String table = "t" + i;
             tables.add(table);
             rule.put(table, pick(generators));
+            if (rule.get(table).segment) {
+                segmentOf.put(table, rule.get(table));
+            }
         }
         if (random.nextInt(100) < (cluster ? 60 : 30)) {
             configureBean(zookeeper);
@@ -530,7 +536,7 @@ final class Deployment {
         Generator from = rule.get(table);
         List<Generator> allowed = new ArrayList<>();
         for (Generator each : generators) {
-            if (each != from && mayMove(from, each)) {
+            if (each != from && mayMove(from, each) && keepsSegmentSequence(table, each)) {
                 allowed.add(each);
             }
         }
@@ -539,6 +545,9 @@ final class Deployment {
         }
         Generator to = pick(allowed);
         rule.put(table, to);
+        if (to.segment) {
+            segmentOf.putIfAbsent(table, to);
+        }
         note("rule change: " + table + " from " + from.name + " to " + to.name);
         for (Runtime each : runtimes) {
             if (each.open) {
@@ -549,6 +558,12 @@ final class Deployment {
             // Traffic right after the change, as an application goes on inserting into the moved table.
             issue(pick(runtimes), table, 500 + random.nextInt(2500), true);
         }
+    }
+
+    /** A table that had keys from a segment sequence may only come back to that sequence, also by way of a snowflake generator. */
+    private boolean keepsSegmentSequence(final String table, final Generator to) {
+        Generator before = segmentOf.get(table);
+        return !to.segment || before == null || before == to || mayMove(before, to);
     }
 
     /**
