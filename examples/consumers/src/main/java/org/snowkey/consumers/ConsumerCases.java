@@ -13,9 +13,12 @@ import java.util.Map;
  * Writes the consumer projects: one small Maven project per case, each with no parent and no dependency management
  * (one case imports snowkey-bom), declaring ShardingSphere and SnowKey the way the README tells a user to, plus an
  * aggregator that builds them all in one Maven run. The cases share one test source directory; the test reads
- * the case's line and lease backend from system properties the case pom sets.
+ * the case's line and lease backend from system properties the case pom sets. The Spring Boot cases are Boot
+ * applications as a user writes them (Boot's parent or Boot's BOM, then snowkey-spring-boot-starter) and share a
+ * second test source directory.
  *
- * <p>Arguments: the output directory, the shared test source directory, SnowKey's version.
+ * <p>Arguments: the output directory, the shared test source directory, SnowKey's version, the Spring Boot cases'
+ * test source directory.
  */
 public final class ConsumerCases {
 
@@ -78,6 +81,23 @@ public final class ConsumerCases {
             new Case("5.1.2-lease-zookeeper-snowkey-first", "5.1.2", "snowkey-lease-zookeeper", "zookeeper", true, false),
             new Case("5.1.2-plugin", "5.1.2", null, "static", false, false));
 
+    /**
+     * A Spring Boot application on ShardingSphere-JDBC 5.5.2 with snowkey-spring-boot-starter and a JDBC lease set by
+     * {@code snowkey.*} properties.
+     *
+     * @param bootParent true: spring-boot-starter-parent as the parent; false: spring-boot-dependencies imported
+     * @param ownViolations what requireUpperBoundDeps names on the same project without SnowKey (Boot, its JDBC
+     *                      starter and shardingsphere-jdbc alone), measured; left out of the rule for this case only
+     */
+    private record SpringCase(String name, String bootVersion, boolean bootParent, List<String> ownViolations) {
+    }
+
+    private static final String SPRING_SHARDINGSPHERE = "5.5.2";
+
+    static final List<SpringCase> SPRING_CASES = List.of(
+            new SpringCase("boot-3.5.7-starter-lease-jdbc", "3.5.7", true, GUAVA),
+            new SpringCase("boot-4.0.7-starter-lease-jdbc", "4.0.7", false, GUAVA));
+
     private ConsumerCases() {
     }
 
@@ -85,11 +105,18 @@ public final class ConsumerCases {
         Path output = Paths.get(args[0]);
         Path testSources = Paths.get(args[1]).toAbsolutePath();
         String version = args[2];
+        Path springTestSources = Paths.get(args[3]).toAbsolutePath();
         StringBuilder modules = new StringBuilder();
         for (Case each : CASES) {
             Path directory = output.resolve(each.name());
             Files.createDirectories(directory);
             Files.writeString(directory.resolve("pom.xml"), casePom(each, version, testSources), StandardCharsets.UTF_8);
+            modules.append("        <module>").append(each.name()).append("</module>\n");
+        }
+        for (SpringCase each : SPRING_CASES) {
+            Path directory = output.resolve(each.name());
+            Files.createDirectories(directory);
+            Files.writeString(directory.resolve("pom.xml"), springCasePom(each, version, springTestSources), StandardCharsets.UTF_8);
             modules.append("        <module>").append(each.name()).append("</module>\n");
         }
         Files.writeString(output.resolve("pom.xml"), """
@@ -218,6 +245,105 @@ public final class ConsumerCases {
                 """.formatted(each.snowKeyFirst() ? "before" : "after", line.version(), each.name(), bom,
                 each.snowKeyFirst() ? snowKey + shardingSphere + application : shardingSphere + snowKey + application, testSources, line.version(), excludes,
                 line.version(), each.lease());
+    }
+
+    private static String springCasePom(final SpringCase each, final String version, final Path testSources) {
+        String bootVersion = "<version>" + each.bootVersion() + "</version>";
+        String parent = !each.bootParent() ? "" : """
+                    <parent>
+                        <groupId>org.springframework.boot</groupId>
+                        <artifactId>spring-boot-starter-parent</artifactId>
+                        %s
+                        <relativePath/>
+                    </parent>
+                """.formatted(bootVersion);
+        String bom = each.bootParent() ? "" : """
+                    <dependencyManagement>
+                        <dependencies>
+                            <dependency>
+                                <groupId>org.springframework.boot</groupId>
+                                <artifactId>spring-boot-dependencies</artifactId>
+                                %s
+                                <type>pom</type>
+                                <scope>import</scope>
+                            </dependency>
+                        </dependencies>
+                    </dependencyManagement>
+                """.formatted(bootVersion);
+        String dependencies = dependency("org.snowkey", "snowkey-spring-boot-starter", "\n            <version>" + version + "</version>", "")
+                + dependency("org.springframework.boot", "spring-boot-starter-jdbc", "", "")
+                + dependency("org.apache.shardingsphere", "shardingsphere-jdbc", "\n            <version>" + SPRING_SHARDINGSPHERE + "</version>", UNSERVED_TEST_ARTIFACTS)
+                + dependency("com.h2database", "h2", "", "")
+                + dependency("org.junit.jupiter", "junit-jupiter", "\n            <scope>test</scope>", "");
+        StringBuilder excludes = new StringBuilder();
+        each.ownViolations().forEach(library -> excludes.append("                                    <exclude>").append(library).append("</exclude>\n"));
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!-- Generated by ConsumerCases (examples/consumers): a user's Spring Boot %s application (Boot's %s), ShardingSphere %s. -->
+                <project xmlns="http://maven.apache.org/POM/4.0.0">
+                    <modelVersion>4.0.0</modelVersion>
+                %s    <groupId>org.snowkey.consumers</groupId>
+                    <artifactId>%s</artifactId>
+                    <version>1</version>
+                    <properties>
+                        <maven.compiler.release>17</maven.compiler.release>
+                        <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+                    </properties>
+                %s    <dependencies>
+                %s    </dependencies>
+                    <build>
+                        <testSourceDirectory>%s</testSourceDirectory>
+                        <plugins>
+                            <plugin>
+                                <groupId>org.apache.maven.plugins</groupId>
+                                <artifactId>maven-compiler-plugin</artifactId>
+                                <version>3.14.0</version>
+                            </plugin>
+                            <plugin>
+                                <groupId>org.apache.maven.plugins</groupId>
+                                <artifactId>maven-resources-plugin</artifactId>
+                                <version>3.3.1</version>
+                            </plugin>
+                            <plugin>
+                                <groupId>org.apache.maven.plugins</groupId>
+                                <artifactId>maven-jar-plugin</artifactId>
+                                <version>3.4.2</version>
+                            </plugin>
+                            <plugin>
+                                <groupId>org.apache.maven.plugins</groupId>
+                                <artifactId>maven-enforcer-plugin</artifactId>
+                                <version>3.5.0</version>
+                                <executions>
+                                    <execution>
+                                        <id>no-clash</id>
+                                        <goals>
+                                            <goal>enforce</goal>
+                                        </goals>
+                                        <configuration>
+                                            <rules>
+                                                <requireUpperBoundDeps>
+                                                    <!-- Spring Boot %s with ShardingSphere %s's own mismatches (measured without SnowKey). -->
+                                                    <excludes>
+                %s                                    </excludes>
+                                                </requireUpperBoundDeps>
+                                            </rules>
+                                        </configuration>
+                                    </execution>
+                                </executions>
+                            </plugin>
+                            <plugin>
+                                <groupId>org.apache.maven.plugins</groupId>
+                                <artifactId>maven-surefire-plugin</artifactId>
+                                <version>3.5.3</version>
+                                <configuration>
+                                    <trimStackTrace>false</trimStackTrace>
+                                </configuration>
+                            </plugin>
+                        </plugins>
+                    </build>
+                </project>
+                """.formatted(each.bootVersion(), each.bootParent() ? "parent" : "BOM", SPRING_SHARDINGSPHERE, parent, each.name(), bom, dependencies, testSources,
+                each.bootVersion(), SPRING_SHARDINGSPHERE, excludes);
     }
 
     /** 5.5.0 to 5.5.2 declare test artifacts that Maven Central does not serve; a user excludes them (README, "ShardingSphere versions"). */
