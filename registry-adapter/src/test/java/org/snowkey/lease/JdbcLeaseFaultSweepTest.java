@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,6 +60,8 @@ class JdbcLeaseFaultSweepTest {
 
     @TempDir
     Path checkpoints;
+
+    private final Map<LeasedWorkerLease, IdGenerator> generators = new IdentityHashMap<>();
 
     @Test
     void noStoreFaultAdmitsASecondLayoutOrASecondHolderOnATableSnowKeyCreates() {
@@ -148,10 +151,14 @@ class JdbcLeaseFaultSweepTest {
         }
     }
 
-    /** Issues a few ids; an id seen before means two leases issued on one number at one time. */
-    private static void issue(final LeasedWorkerLease lease, final Set<Long> ids) {
+    /**
+     * Issues a few ids; an id seen before means two leases issued on one number at one time. Each lease has one
+     * generator, as in the runtime (one per lease scope): the generator holds the worker id's one counter, so two
+     * generators on one lease would repeat each other's ids by construction and prove nothing about the store.
+     */
+    private void issue(final LeasedWorkerLease lease, final Set<Long> ids) {
         grant(lease);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease, WallClock.system(), 10, 10_000);
+        IdGenerator generator = generators.computeIfAbsent(lease, each -> new IdGenerator(LAYOUT, each, WallClock.system(), 10, 10_000));
         for (int i = 0; i < 20; i++) {
             long id = generator.nextId();
             assertTrue(ids.add(id), "id " + id + " issued twice (last by " + lease + ")");
