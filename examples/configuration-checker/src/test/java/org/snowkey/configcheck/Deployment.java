@@ -568,7 +568,7 @@ final class Deployment {
 
     /**
      * A move keeps the table's stream or sequence (same pool and sequence scope; same allocator and per-table sequence),
-     * or changes the key type. Moves to another stream on the same store are {@link Scenario#RULE_CHANGE_OTHER_STREAM}.
+     * or changes the key type. Moves to another stream of the same pool are {@link Scenario#RULE_CHANGE_OTHER_STREAM}.
      * A move between segment sequences never is: the configuration then names another sequence for the table.
      */
     private boolean mayMove(final Generator from, final Generator to) {
@@ -579,8 +579,11 @@ final class Deployment {
             return from.segmentKey == null && to.segmentKey == null && from.allocator == to.allocator && java.util.Objects.equals(from.zookeeperNamespace,
                     to.zookeeperNamespace) && from != beanSource && to != beanSource;
         }
+        // Another pool is another id space (README: two pools can issue the same ids), so a table moved there and back
+        // holds keys of two spaces and no promise covers the pair; moves of a table between streams of one pool are the
+        // case SnowKey promises (one worker id, one counter).
         boolean sameStream = from.pool == to.pool && from.globalScope == to.globalScope;
-        return sameStream || on(Scenario.RULE_CHANGE_OTHER_STREAM) && from.pool.store != Store.CLUSTER_MODE == (to.pool.store != Store.CLUSTER_MODE);
+        return sameStream || on(Scenario.RULE_CHANGE_OTHER_STREAM) && from.pool == to.pool;
     }
 
     /**
