@@ -54,14 +54,14 @@ class ConfigurationCheckTest {
     }
 
     /**
-     * Runs the deployments on a few threads: a deployment spends most of its time waiting for its stores (H2 on
-     * another thread, ZooKeeper), so a few in parallel keep two cores busy. Each deployment is single-threaded and
-     * drawn from its seed alone.
+     * Runs the deployments on several threads: a deployment waits for its stores' threads (connections added by a
+     * pool's own thread, ranges fetched on the fetch thread, pools shut down), so eight in parallel keep two cores
+     * busier than four. Each deployment is single-threaded and drawn from its seed alone.
      */
     private static void runMany(final Set<Scenario> scenarios, final SharedStores stores) throws Exception {
         long count = Long.getLong(PREFIX + "deployments", 10_000L);
         long first = Long.getLong(PREFIX + "first-seed", 1L);
-        int threads = Integer.getInteger(PREFIX + "threads", 4);
+        int threads = Integer.getInteger(PREFIX + "threads", 8);
         boolean survey = Boolean.getBoolean(PREFIX + "survey");
         DeploymentStats total = new DeploymentStats();
         Map<String, String> firstSeedByKind = new TreeMap<>();
