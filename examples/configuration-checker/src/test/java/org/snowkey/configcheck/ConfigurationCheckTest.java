@@ -3,6 +3,7 @@ package org.snowkey.configcheck;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,14 +54,14 @@ class ConfigurationCheckTest {
     }
 
     /**
-     * Runs the deployments on a few threads: a deployment spends most of its time waiting for its stores (H2 on
-     * another thread, ZooKeeper), so a few in parallel keep two cores busy. Each deployment is single-threaded and
-     * drawn from its seed alone.
+     * Runs the deployments on several threads: a deployment waits for its stores' threads (connections added by a
+     * pool's own thread, ranges fetched on the fetch thread, pools shut down), so eight in parallel keep two cores
+     * busier than four. Each deployment is single-threaded and drawn from its seed alone.
      */
     private static void runMany(final Set<Scenario> scenarios, final SharedStores stores) throws Exception {
         long count = Long.getLong(PREFIX + "deployments", 10_000L);
         long first = Long.getLong(PREFIX + "first-seed", 1L);
-        int threads = Integer.getInteger(PREFIX + "threads", 4);
+        int threads = Integer.getInteger(PREFIX + "threads", 8);
         boolean survey = Boolean.getBoolean(PREFIX + "survey");
         DeploymentStats total = new DeploymentStats();
         Map<String, String> firstSeedByKind = new TreeMap<>();
@@ -68,6 +69,7 @@ class ConfigurationCheckTest {
         AtomicLong next = new AtomicLong(first);
         AtomicLong ran = new AtomicLong();
         long started = System.nanoTime();
+        long startedCpu = processCpuNanos();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -98,8 +100,9 @@ class ConfigurationCheckTest {
         }
         pool.shutdown();
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+        long cpuSeconds = TimeUnit.NANOSECONDS.toSeconds(processCpuNanos() - startedCpu);
         System.out.println("SnowKey configuration check: " + ran.get() + " deployments (seeds from " + first + ") in " + seconds + " s on " + threads
-                + " threads, " + total + "; scenarios on: " + scenarios.stream().map(Scenario::label).toList());
+                + " threads (" + cpuSeconds + " s of CPU), " + total + "; scenarios on: " + scenarios.stream().map(Scenario::label).toList());
         firstSeedByKind.forEach((kind, report) -> System.out.println("  FAILURE " + kind + ": " + report));
         if (survey) {
             failures.keySet().forEach(seed -> System.out.println("  failing seed " + seed));
@@ -108,6 +111,11 @@ class ConfigurationCheckTest {
         assertTrue(report == null, () -> "the configuration check found a duplicate or a stuck key generator, " + report
                 + "\nreplay with: mvn -B -pl examples/configuration-checker -am verify -Dtest=ConfigurationCheckTest -Dsurefire.failIfNoSpecifiedTests=false -D"
                 + PREFIX + "seed=<seed> (and the same -D" + PREFIX + "without)");
+    }
+
+    /** The CPU time this JVM used so far (every thread): on a shared machine it says more about the cost than the wall time. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0L;
     }
 
     /** The id space's kind, without the deployment's names: "table", "key generator", "sequence", or liveness. */

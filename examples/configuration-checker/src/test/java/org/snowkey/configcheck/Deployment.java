@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
@@ -522,11 +523,14 @@ final class Deployment {
         }
     }
 
-    /** Real idleness, a few milliseconds: longer than the small time cache caps drawn. */
+    /**
+     * Real idleness, a few milliseconds: longer than the small time cache caps drawn. Parked rather than spun, so the
+     * other deployments get the cores meanwhile; a park may end early, hence the loop.
+     */
     private void idle() {
         long until = System.nanoTime() + (2 + random.nextInt(4)) * 1_000_000L;
-        while (System.nanoTime() < until) {
-            Thread.onSpinWait();
+        for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+            LockSupport.parkNanos(left);
         }
     }
 
