@@ -41,7 +41,7 @@ import org.snowkey.keygen.segment.runtime.SegmentScope;
 
 /**
  * The ZooKeeper and JDBC leases on the libraries ShardingSphere-Proxy 5.5.2 ships (Curator 5.7.0, ZooKeeper 3.9.2,
- * HikariCP 4.0.3, Jackson 2.16.1, pgjdbc 42.7.2), not on those SnowKey builds with: a lease is taken, keys carry
+ * HikariCP 4.0.3, pgjdbc 42.7.2; SnowKey no longer uses the Proxy's Jackson), not on those SnowKey builds with: a lease is taken, keys carry
  * it, and closing releases it in the store; and the segment allocators take ranges on them.
  */
 class ProxyLibrariesTest {
@@ -103,8 +103,7 @@ class ProxyLibrariesTest {
         Map<String, String> expected = Map.of(
                 "org.apache.curator/curator-framework", "5.7.0",
                 "org.apache.zookeeper/zookeeper", "3.9.2",
-                "com.zaxxer/HikariCP", "4.0.3",
-                "com.fasterxml.jackson.core/jackson-databind", "2.16.1");
+                "com.zaxxer/HikariCP", "4.0.3");
         expected.forEach((artifact, version) -> assertEquals(version, mavenVersion(artifact), artifact));
         // pgjdbc's jar carries no Maven metadata; it states its version itself.
         assertEquals("42.7.2", org.postgresql.util.DriverInfo.DRIVER_VERSION);
