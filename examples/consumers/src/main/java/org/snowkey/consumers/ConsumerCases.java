@@ -151,10 +151,15 @@ public final class ConsumerCases {
         application.append(dependency("com.h2database", "h2", "\n            <version>2.3.232</version>", ""));
         application.append(dependency("com.zaxxer", "HikariCP", "\n            <version>" + line.hikari() + "</version>", ""));
         if ("zookeeper".equals(each.lease())) {
-            application.append(dependency("org.apache.curator", "curator-framework", "\n            <version>" + CURATOR + "</version>", ""));
+            // ZooKeeper 3.9 brings logback-core 1.2.10: beside the logback-classic 1.2.12 of ShardingSphere 5.4.1 it
+            // fails at start-up (NoSuchMethodError OptionHelper.isNotEmtpy). Logging is the application's choice.
+            String noLogback = "\n                <exclusion>\n                    <groupId>ch.qos.logback</groupId>\n"
+                    + "                    <artifactId>*</artifactId>\n                </exclusion>";
+            application.append(dependency("org.apache.curator", "curator-framework", "\n            <version>" + CURATOR + "</version>",
+                    "\n            <exclusions>" + noLogback + "\n            </exclusions>"));
             application.append(dependency("org.apache.curator", "curator-test", "\n            <version>" + CURATOR + "</version>\n            <scope>test</scope>",
                     "\n            <exclusions>\n                <exclusion>\n                    <groupId>org.junit.jupiter</groupId>\n"
-                            + "                    <artifactId>*</artifactId>\n                </exclusion>\n            </exclusions>"));
+                            + "                    <artifactId>*</artifactId>\n                </exclusion>" + noLogback + "\n            </exclusions>"));
         }
         application.append(dependency("org.slf4j", "slf4j-simple", "\n            <version>1.7.36</version>\n            <scope>test</scope>", ""));
         application.append(dependency("org.junit.jupiter", "junit-jupiter", "\n            <version>5.12.2</version>\n            <scope>test</scope>", ""));
