@@ -98,6 +98,45 @@ public final class UrlCredentials {
         return result;
     }
 
+    /**
+     * The user names the URL itself gives (user info, {@code user=} parameters and key-value entries, Oracle's
+     * {@code user/password@}), in the order written. Not secrets: what the scope of a JDBC store needs besides the URL
+     * without credentials, since an unqualified table lies in the connecting user's schema.
+     */
+    public static Set<String> usersIn(final String url) {
+        Set<String> result = new LinkedHashSet<>();
+        if (url == null) {
+            return result;
+        }
+        Matcher oracle = ORACLE_THIN.matcher(url);
+        while (oracle.find()) {
+            addNonEmpty(result, oracle.group(2));
+        }
+        for (String each : userInfos(url)) {
+            int colon = each.indexOf(':');
+            addNonEmpty(result, colon >= 0 ? each.substring(0, colon) : each);
+        }
+        Matcher entry = PAREN_ENTRY.matcher(url);
+        while (entry.find()) {
+            if (USER_KEYS.contains(entry.group(2).toLowerCase(Locale.ROOT))) {
+                addNonEmpty(result, entry.group(3).trim());
+            }
+        }
+        for (String segment : parameterSegments(url)) {
+            int equals = segment.indexOf('=');
+            if (equals > 0 && USER_KEYS.contains(segment.substring(0, equals).trim().toLowerCase(Locale.ROOT))) {
+                addNonEmpty(result, segment.substring(equals + 1));
+            }
+        }
+        return result;
+    }
+
+    private static void addNonEmpty(final Set<String> values, final String value) {
+        if (value != null && !value.isEmpty()) {
+            values.add(value);
+        }
+    }
+
     private static void add(final Set<String> secrets, final String value) {
         if (value == null || value.isEmpty()) {
             return;

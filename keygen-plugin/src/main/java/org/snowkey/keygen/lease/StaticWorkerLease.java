@@ -1,5 +1,7 @@
 package org.snowkey.keygen.lease;
 
+import org.snowkey.keygen.layout.IdLayout;
+
 /**
  * A fixed worker id with no registry behind it: safe only when no other process uses the same number.
  * Its single grant has no ceiling and never expires.
@@ -9,18 +11,32 @@ public final class StaticWorkerLease implements WorkerLease {
     /** Where this lease records its high-water mark on close, and where it read its floor from. */
     private final StaticHighWaterMarks marks;
 
+    /** The epoch of the layout issuing on this lease: the high-water marks bind the timestamps ids carry, {@code wall - epoch}. */
+    private final long epochMillis;
+
     private final LeaseGrant grant;
 
     private volatile boolean closed;
 
-    /** A static lease of this JVM: it starts above whatever an earlier static lease of that worker id issued. */
+    /** A static lease of this JVM for the default epoch: it starts above whatever an earlier static lease of that worker id issued. */
     public StaticWorkerLease(final int workerId) {
-        this(workerId, StaticHighWaterMarks.jvm());
+        this(workerId, IdLayout.defaults().epochMillis(), StaticHighWaterMarks.jvm());
     }
 
+    /** A static lease for the default epoch, with its own marks. */
     public StaticWorkerLease(final int workerId, final StaticHighWaterMarks marks) {
+        this(workerId, IdLayout.defaults().epochMillis(), marks);
+    }
+
+    /**
+     * @param workerId the fixed worker id
+     * @param epochMillis the epoch of the layout that issues on it
+     * @param marks where closed static leases record what they issued, and where this one reads its floor
+     */
+    public StaticWorkerLease(final int workerId, final long epochMillis, final StaticHighWaterMarks marks) {
         this.marks = marks;
-        grant = new LeaseGrant(workerId, marks.floorMillis(workerId), LeaseGrant.UNBOUNDED, "static worker id " + workerId);
+        this.epochMillis = epochMillis;
+        grant = new LeaseGrant(workerId, marks.floorMillis(workerId, epochMillis), LeaseGrant.UNBOUNDED, "static worker id " + workerId);
     }
 
     @Override
@@ -45,6 +61,6 @@ public final class StaticWorkerLease implements WorkerLease {
     public void close() {
         closed = true;
         long highWater = grant.sealForRelease("closed");
-        marks.recordRelease(grant.workerId(), highWater);
+        marks.recordRelease(grant.workerId(), highWater, epochMillis);
     }
 }

@@ -254,7 +254,8 @@ public final class ScopePlanner {
     }
 
     private ScopePlan staticPlan(final GeneratorSettings settings, final int workerId, final boolean unguarded) {
-        return new ScopePlan(settings, "static|worker-id=" + workerId, () -> new StaticWorkerLease(workerId, staticMarks), unguarded);
+        return new ScopePlan(settings, "static|worker-id=" + workerId, () -> new StaticWorkerLease(workerId, settings.layout().epochMillis(), staticMarks),
+                unguarded);
     }
 
     private static Properties properties(final SnowKeySettings settings) {

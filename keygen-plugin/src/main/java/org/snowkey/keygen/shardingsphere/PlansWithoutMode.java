@@ -1,12 +1,17 @@
 package org.snowkey.keygen.shardingsphere;
 
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
+import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.segment.runtime.SegmentProps;
 
 /**
  * Where the Spring beans ({@code SnowKeyIdGenerator}, {@code SnowKeySegments}) issue from when they had to plan before
@@ -20,6 +25,17 @@ public final class PlansWithoutMode {
     private static final Map<Map<Object, Object>, Planned> WORKER_IDS = new ConcurrentHashMap<>();
 
     private static final Map<Map<Object, Object>, Planned> SEGMENTS = new ConcurrentHashMap<>();
+
+    /**
+     * Props of an {@code IMPROVED_SNOWFLAKE} that never decide where its worker id is leased (the scope key is registry,
+     * store and pool): a key generator that sets some of them and inherits every store prop from the bean still leases
+     * where the bean's settings say. Plans are compared without them; comparing every prop made one
+     * {@code sequence-scope: global} of its own skip the check, and the key generator and the bean leased from two pools.
+     */
+    private static final Set<String> NOT_DECIDING_WORKER_ID_STORE = without(PropertyNames.GENERATOR, PropertyNames.WORKER_ID);
+
+    /** Props of a {@code SNOWKEY_SEGMENT} that never decide its allocator's store (sizing, keys, start values), as above. */
+    private static final Set<String> NOT_DECIDING_SEGMENT_STORE = without(SegmentProps.NAMES, SegmentProps.ALLOCATOR);
 
     private PlansWithoutMode() {
     }
@@ -42,12 +58,12 @@ public final class PlansWithoutMode {
      * @param inUse         false once the bean is closed: its plan then binds nobody
      */
     public static void workerIdsPlanned(final Map<Object, Object> settingsProps, final String store, final String bean, final BooleanSupplier inUse) {
-        WORKER_IDS.put(Map.copyOf(settingsProps), new Planned(store, bean, inUse));
+        WORKER_IDS.put(storeProps(settingsProps, NOT_DECIDING_WORKER_ID_STORE), new Planned(store, bean, inUse));
     }
 
     /** A bean takes segment ranges without knowing the mode; as {@link #workerIdsPlanned}. */
     public static void segmentsPlanned(final Map<Object, Object> settingsProps, final String store, final String bean, final BooleanSupplier inUse) {
-        SEGMENTS.put(Map.copyOf(settingsProps), new Planned(store, bean, inUse));
+        SEGMENTS.put(storeProps(settingsProps, NOT_DECIDING_SEGMENT_STORE), new Planned(store, bean, inUse));
     }
 
     /**
@@ -56,12 +72,12 @@ public final class PlansWithoutMode {
      * @throws IllegalStateException when a bean in use planned other settings-equal props on another store
      */
     static void checkWorkerIds(final Map<Object, Object> settingsProps, final String store, final String type) {
-        check(WORKER_IDS, settingsProps, store, type, "leases worker ids from");
+        check(WORKER_IDS, storeProps(settingsProps, NOT_DECIDING_WORKER_ID_STORE), store, type, "leases worker ids from");
     }
 
     /** As {@link #checkWorkerIds}, for segment ranges. */
     static void checkSegments(final Map<Object, Object> settingsProps, final String store, final String type) {
-        check(SEGMENTS, settingsProps, store, type, "takes ranges from");
+        check(SEGMENTS, storeProps(settingsProps, NOT_DECIDING_SEGMENT_STORE), store, type, "takes ranges from");
     }
 
     private static void check(final Map<Map<Object, Object>, Planned> plans, final Map<Object, Object> settingsProps, final String store, final String type,
@@ -77,7 +93,20 @@ public final class PlansWithoutMode {
         throw new IllegalStateException("SnowKey: this " + type + " key generator inherits the Spring settings of " + planned.bean()
                 + ", which was created before ShardingSphere's Cluster mode was known and " + verb + " " + planned.store() + "; with the mode, this key generator "
                 + verb + " " + store + ". One table on two stores would repeat keys, so it does not start: name the store completely in the snowkey.* "
-                + "properties (the ZooKeeper namespace of the mode, for instance), or give this key generator props of its own");
+                + "properties (the ZooKeeper namespace of the mode, for instance), or give this key generator a store of its own (its own lease-pool or allocator props)");
+    }
+
+    /** The props that may decide the store: all but {@code notDeciding}. */
+    private static Map<Object, Object> storeProps(final Map<Object, Object> props, final Set<String> notDeciding) {
+        Map<Object, Object> result = new HashMap<>(props);
+        result.keySet().removeIf(key -> notDeciding.contains(String.valueOf(key)));
+        return Map.copyOf(result);
+    }
+
+    private static Set<String> without(final Set<String> names, final String kept) {
+        Set<String> result = new HashSet<>(names);
+        result.remove(kept);
+        return Set.copyOf(result);
     }
 
     private record Planned(String store, String bean, BooleanSupplier inUse) {

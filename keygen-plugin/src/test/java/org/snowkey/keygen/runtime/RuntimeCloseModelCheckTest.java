@@ -35,7 +35,7 @@ public class RuntimeCloseModelCheckTest extends RuntimeModelCheckTest {
     @Test
     @Override
     void joinsAndLeavesUnderEveryExploredInterleaving() {
-        options().iterations(10 * scale()).invocationsPerIteration(300).check(getClass());
+        options().iterations(randomScenarios()).invocationsPerIteration(300).check(getClass());
     }
 
     @Test

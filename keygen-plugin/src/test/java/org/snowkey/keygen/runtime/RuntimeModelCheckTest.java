@@ -105,14 +105,26 @@ public class RuntimeModelCheckTest {
         return runtime;
     }
 
-    /** {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak). */
+    /**
+     * {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak); from 4 on,
+     * at least as many random scenarios as {@code mvn -B verify} explored before the CI budget (issue 20).
+     */
     static int scale() {
         return Integer.getInteger("snowkey.modelcheck.scale", 1);
     }
 
+    /**
+     * Random scenarios in CI: 3 (10 before issue 20's CI budget, two minutes of the build here and as much again in
+     * {@link RuntimeCloseModelCheckTest}). The races behind issue 9 problem 3 are the fixed scenarios, which keep their
+     * full count.
+     */
+    static int randomScenarios() {
+        return 3 * scale();
+    }
+
     @Test
     void joinsAndLeavesUnderEveryExploredInterleaving() {
-        options().iterations(10 * scale()).invocationsPerIteration(300).check(getClass());
+        options().iterations(randomScenarios()).invocationsPerIteration(300).check(getClass());
     }
 
     @Test

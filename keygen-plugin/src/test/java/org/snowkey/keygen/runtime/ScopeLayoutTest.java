@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Instant;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -16,8 +19,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.generator.IdGenerator;
+import org.snowkey.keygen.generator.IdUnavailableException;
 import org.snowkey.keygen.lease.StaticHighWaterMarks;
 import org.snowkey.keygen.lease.StaticWorkerLease;
+import org.snowkey.keygen.testing.ManualClock;
 
 /** Key generators sharing a scope share its lease, so they must share the layout: each part of it is checked. */
 class ScopeLayoutTest {
@@ -90,5 +96,43 @@ class ScopeLayoutTest {
         assertInstanceOf(IllegalStateException.class, secondJoin.get(), "the join that raced the open was refused, not given a lease of its own");
         assertEquals(1, leasesOpened.get());
         assertEquals(1, runtime.generators().size(), "one generator, one lease for the scope");
+    }
+
+    /**
+     * A static worker id whose scope closed (its data source closed) and opened again in this JVM with a later
+     * {@code epoch}: the next generation started above the released high-water mark in wall-clock milliseconds, but an
+     * id carries {@code wall - epoch}, so one second of epoch later and one second of wall clock later it issued the
+     * very ids of the first generation. The high-water mark must bind the timestamp the ids carry.
+     */
+    @ParameterizedTest
+    @CsvSource({"2025-01-01T00:00:01Z, 1000", "2025-01-01T00:10:00Z, 600000", "2024-12-31T23:59:59Z, 1000"})
+    void aStaticWorkerIdReopenedWithAnotherEpochNeverRepeatsAnId(final String laterEpoch, final long wallClockStep) {
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli()).advanceOnPause(true);
+        SnowKeyRuntime reopening = new SnowKeyRuntime(clock, hook -> { }, Scope.Waiting.PARK);
+        Object firstContext = new Object();
+        IdGenerator first = reopening.generator(plan("epoch", "2025-01-01T00:00:00Z"), firstContext);
+        Set<Long> issued = new HashSet<>();
+        long highestFirst = 0;
+        for (int i = 0; i < 20; i++) {
+            long id = first.stream("t_order").nextId();
+            issued.add(id);
+            highestFirst = Math.max(highestFirst, id);
+        }
+        reopening.release(firstContext);
+        clock.advance(wallClockStep);
+        Object secondContext = new Object();
+        IdGenerator second = reopening.generator(plan("epoch", laterEpoch), secondContext);
+        try {
+            for (int i = 0; i < 20; i++) {
+                long id = second.stream("t_order").nextId();
+                assertTrue(issued.add(id), "id " + id + " of the reopened scope (epoch " + laterEpoch + ") was issued by the first one");
+                assertTrue(id > highestFirst, "the reopened scope continues above the first one's ids: " + id + " after " + highestFirst);
+            }
+        } catch (final IdUnavailableException refused) {
+            // A floor further ahead than the tolerance fails closed, naming the start; that issues nothing twice either.
+            assertTrue(refused.getMessage().contains("starts at"), refused.getMessage());
+        } finally {
+            reopening.release(secondContext);
+        }
     }
 }

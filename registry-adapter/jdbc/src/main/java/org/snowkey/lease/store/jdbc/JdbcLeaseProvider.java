@@ -49,15 +49,14 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
     }
 
     /**
-     * The URL without credentials, the table, and the user: an unqualified table name resolves in the user's default
-     * schema (PostgreSQL's {@code "$user"} on the search path), so two users may reach two different lease tables, two
-     * pools, through one URL and one name. Keeping them one scope would let one pool's worker id serve the other's
-     * key generator. The same table reached as two users costs one extra worker id, never uniqueness. (A user given
-     * only inside the URL is stripped with the credentials and does not split the scope.)
+     * The URL without credentials, the table, and the users ({@link JdbcStoreSettings#scopeIdentity}): an unqualified
+     * table name resolves in the user's default schema, so two users may reach two different lease tables, two pools,
+     * through one URL and one name. Keeping them one scope would let one pool's worker id serve the other's key
+     * generator. The same table reached as two users costs one extra worker id, never uniqueness.
      */
     @Override
     protected String scopeOf(final JdbcStoreSettings store) {
-        return store.safeUrl() + "|" + store.table().value() + (store.username() == null ? "" : "|user=" + store.username());
+        return store.scopeIdentity();
     }
 
     @Override

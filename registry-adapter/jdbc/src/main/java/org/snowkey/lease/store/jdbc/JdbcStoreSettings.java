@@ -2,6 +2,7 @@ package org.snowkey.lease.store.jdbc;
 
 import org.snowkey.keygen.config.Redactor;
 import org.snowkey.keygen.config.SettingText;
+import org.snowkey.keygen.config.UrlCredentials;
 
 /**
  * How to reach the lease table.
@@ -33,6 +34,21 @@ public record JdbcStoreSettings(String url, String username, String password, Jd
 
     public String safeUrl() {
         return JdbcUrls.withoutCredentials(url);
+    }
+
+    /**
+     * What tells this store apart from another, for the scope keys of the JDBC lease and segment allocator: the URL
+     * without credentials, the table, and every user that connects, {@code jdbc-username} and any user the URL itself
+     * gives ({@code ?user=}, {@code user:password@}). An unqualified table lies in the connecting user's default schema
+     * (PostgreSQL's {@code "$user"} on the search path), so {@code ?user=alice} and {@code ?user=bob} on one URL may
+     * reach two lease tables, two pools; stripping the URL's user with its password made them one scope, and the JVM
+     * then issued the ids of bob's key generator on a worker id of alice's pool, which bob's other instances may hold
+     * too. Which user a driver prefers when both are set differs, so both are kept; one table reached under two
+     * spellings costs an extra worker id, never uniqueness. Never a secret.
+     */
+    public String scopeIdentity() {
+        String urlUsers = String.join(",", UrlCredentials.usersIn(url));
+        return safeUrl() + "|" + table.value() + (username == null ? "" : "|user=" + username) + (urlUsers.isEmpty() ? "" : "|url-user=" + urlUsers);
     }
 
     /** Every string that must never reach a message: the password, the URL as written and the credentials inside it. */

@@ -77,10 +77,14 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
     /** Parsed and prepared are one: the mode adds nothing to the JDBC props. */
     private record Parsed(JdbcStoreSettings store, JdbcSegmentSettings segment) implements SegmentBackendSettings, PreparedAllocator {
 
-        /** As for the JDBC lease: URL without credentials, table, and user (an unqualified table lies in the user's schema). */
+        /**
+         * As for the JDBC lease: URL without credentials, table, and the users, also one given inside the URL (an
+         * unqualified table lies in the user's schema; two counter tables made one scope would hand this JVM's ranges
+         * of one table's keys from the other's counter, ranges that other instances also get).
+         */
         @Override
         public String scopeKey() {
-            return NAME + "|" + store.safeUrl() + "|" + store.table().value() + (store.username() == null ? "" : "|user=" + store.username());
+            return NAME + "|" + store.scopeIdentity();
         }
 
         @Override

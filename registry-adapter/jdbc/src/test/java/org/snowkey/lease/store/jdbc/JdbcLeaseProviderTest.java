@@ -52,7 +52,7 @@ class JdbcLeaseProviderTest {
         // Nothing listens on port 1: preparing must still succeed, because ShardingSphere prepares throw-away instances.
         PreparedLease prepared = prepare(props("lease-registry", "jdbc", "jdbc-url", "jdbc:postgresql://127.0.0.1:1/app?user=app&password=" + SECRET,
                 "jdbc-password", SECRET, "lease-pool", "orders"));
-        assertEquals("jdbc|jdbc:postgresql://127.0.0.1:1/app|snowkey_worker_lease|orders", prepared.scopeKey());
+        assertEquals("jdbc|jdbc:postgresql://127.0.0.1:1/app|snowkey_worker_lease|url-user=app|orders", prepared.scopeKey());
         assertFalse(prepared.toString().contains(SECRET), prepared.toString());
     }
 
@@ -62,6 +62,25 @@ class JdbcLeaseProviderTest {
         String second = prepare(props("jdbc-url", "jdbc:postgresql://127.0.0.1:1/app", "jdbc-username", "billing_app")).scopeKey();
         assertEquals("jdbc|jdbc:postgresql://127.0.0.1:1/app|snowkey_worker_lease|user=orders_app|default", first);
         assertNotEquals(first, second);
+    }
+
+    /**
+     * A user given only inside the URL picks the schema of an unqualified table just as {@code jdbc-username} does:
+     * {@code ?user=orders_app} and {@code ?user=billing_app} (or {@code orders_app:pw@}) may be two lease tables, two
+     * pools. One scope for both made the JVM issue billing's ids on a worker id of the orders pool, which billing's other
+     * instances may lease too (the scope key stripped the URL's user with its password).
+     */
+    @Test
+    void aUserGivenOnlyInTheUrlIsPartOfTheScopeToo() {
+        String orders = prepare(props("jdbc-url", "jdbc:postgresql://127.0.0.1:1/app?user=orders_app&password=" + SECRET)).scopeKey();
+        String billing = prepare(props("jdbc-url", "jdbc:postgresql://127.0.0.1:1/app?user=billing_app&password=" + SECRET)).scopeKey();
+        assertNotEquals(orders, billing);
+        String ordersInUserInfo = prepare(props("jdbc-url", "jdbc:postgresql://orders_app:" + SECRET + "@127.0.0.1:1/app")).scopeKey();
+        String billingInUserInfo = prepare(props("jdbc-url", "jdbc:postgresql://billing_app:" + SECRET + "@127.0.0.1:1/app")).scopeKey();
+        assertNotEquals(ordersInUserInfo, billingInUserInfo);
+        for (String each : new String[] {orders, billing, ordersInUserInfo, billingInUserInfo}) {
+            assertFalse(each.contains(SECRET), each);
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.snowkey.segment.store.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,6 +59,19 @@ class JdbcSegmentAllocatorProviderTest {
             assertFalse(open.toString().contains("s3cretPw"), open.toString());
             assertFalse(open.describe().contains("s3cretPw"), open.describe());
         }
+    }
+
+    /**
+     * Two users given only inside the URL may reach two counter tables (an unqualified table lies in the user's schema):
+     * one scope for both took every range of both key generators from one of them, ranges the other table's instances
+     * never see.
+     */
+    @Test
+    void aUserGivenOnlyInTheUrlIsPartOfTheScope() {
+        String orders = prepared("seg_users", "jdbc:postgresql://127.0.0.1:1/app?user=orders_app&password=s3cretPw").scopeKey();
+        String billing = prepared("seg_users", "jdbc:postgresql://127.0.0.1:1/app?user=billing_app&password=s3cretPw").scopeKey();
+        assertNotEquals(orders, billing);
+        assertFalse(orders.contains("s3cretPw"), orders);
     }
 
     /** A {@code jdbc-url} that cannot apply (no {@code segment-allocator}) is named, its credentials are not. */
