@@ -13,6 +13,9 @@ import java.util.Map;
  */
 public class FaultSchedule {
 
+    /** The armed occurrence of {@link #armFirstCallAt}: the armed site is a prefix, and its first call fails. */
+    private static final int ANY_OCCURRENCE = -1;
+
     private final Map<String, Integer> calls = new LinkedHashMap<>();
 
     private String armedSite;
@@ -30,6 +33,14 @@ public class FaultSchedule {
         armedFault = fault;
         fired = false;
         return this;
+    }
+
+    /**
+     * Fails the first call whose site starts with {@code sitePrefix} once, in the given way: for a test that breaks one
+     * known call (an operation and SnowKey's method) without naming the line it stands on.
+     */
+    public synchronized FaultSchedule armFirstCallAt(final String sitePrefix, final StoreFault fault) {
+        return arm(sitePrefix, ANY_OCCURRENCE, fault);
     }
 
     /** Whether the armed fault happened (a sweep whose fault never fired tested nothing). */
@@ -54,7 +65,8 @@ public class FaultSchedule {
      */
     public synchronized StoreFault count(final String site) {
         int occurrence = calls.merge(site, 1, Integer::sum);
-        if (!fired && armedFault != null && site.equals(armedSite) && occurrence == armedOccurrence) {
+        boolean armedCall = armedOccurrence == ANY_OCCURRENCE ? site.startsWith(armedSite) : site.equals(armedSite) && occurrence == armedOccurrence;
+        if (!fired && armedFault != null && armedCall) {
             fired = true;
             return armedFault;
         }
