@@ -3,6 +3,7 @@ package org.snowkey.keygen.runtime;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 import kotlin.Unit;
 import kotlin.reflect.KFunction;
@@ -12,6 +13,7 @@ import org.jetbrains.lincheck.datastructures.DSLThreadScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.generator.IdUnavailableException;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -28,6 +30,9 @@ import org.snowkey.keygen.testing.ManualClock;
  * <p>The clock only moves when a stream waits for it, so two generations of the scope issue in the same
  * millisecond unless the second one starts above the first one's released high-water mark, as it must.
  */
+// Lincheck explores a fixed number of executions on one thread: on a 2-core machine shared with other builds (load
+// average 16) one of these tests took 6.6 minutes and failed the suite's 5-minute default though nothing hung.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 public class RuntimeModelCheckTest {
 
     private static final IdLayout LAYOUT = IdLayout.of(20, 1, IdLayout.defaults().epochMillis());
