@@ -172,7 +172,7 @@ final class Deployment {
     // ---------------------------------------------------------------- props
 
     private String jdbcUrl(final Runtime runtime) {
-        return FaultyJdbcDriver.url(id + "r" + runtime.index);
+        return RuntimeConnections.url(id + "r" + runtime.index);
     }
 
     /** Each runtime spells the one server differently: SnowKey keys its scopes by the server list, so each runtime gets scopes of its own, as separate JVMs have. */
@@ -408,7 +408,7 @@ final class Deployment {
                 }
             }
             for (Runtime each : runtimes) {
-                FaultyJdbcDriver.faults(token(each)).disarm();
+                RuntimeConnections.faults(token(each)).disarm();
             }
             if (spaces.firstDuplicate() == null) {
                 checkLiveness();
@@ -630,7 +630,7 @@ final class Deployment {
         }
         List<String> base = new ArrayList<>();
         switch (pool.store) {
-            case JDBC -> base.addAll(List.of("--registry", "jdbc", "--url", FaultyJdbcDriver.url(id + "op"), "--table", id + "_lease"));
+            case JDBC -> base.addAll(List.of("--registry", "jdbc", "--url", RuntimeConnections.url(id + "op"), "--table", id + "_lease"));
             case ZOOKEEPER -> {
                 base.addAll(List.of("--registry", "zookeeper", "--servers", stores.zookeeperServers()));
                 if (pool.namespaceSet) {
@@ -672,7 +672,7 @@ final class Deployment {
     private void armFaults(final Runtime runtime) {
         int percent = 5 + random.nextInt(30);
         runtime.faultSteps = 1 + random.nextInt(3);
-        FaultyJdbcDriver.faults(token(runtime)).arm(random.nextLong(), percent, on(Scenario.PROBE_FAULTS));
+        RuntimeConnections.faults(token(runtime)).arm(random.nextLong(), percent, on(Scenario.PROBE_FAULTS));
         note("r" + runtime.index + ": " + percent + "% of store calls fail for " + runtime.faultSteps + " steps");
     }
 
@@ -681,7 +681,7 @@ final class Deployment {
         if (!runtime.open) {
             return;
         }
-        StoreFaults faults = FaultyJdbcDriver.faults(token(runtime));
+        StoreFaults faults = RuntimeConnections.faults(token(runtime));
         faults.arm(random.nextLong(), 100, true);
         note("r" + runtime.index + " crashes (its releases fail)");
         for (Generator each : generators) {
@@ -729,12 +729,13 @@ final class Deployment {
 
     private void shutDown() {
         for (Runtime each : runtimes) {
-            FaultyJdbcDriver.faults(token(each)).disarm();
+            RuntimeConnections.faults(token(each)).disarm();
             if (each.open) {
                 close(each, false);
             }
-            FaultyJdbcDriver.forget(token(each));
+            RuntimeConnections.forget(token(each));
         }
+        RuntimeConnections.forget(id + "op");
         stores.dropTables(id + "_");
     }
 
@@ -886,7 +887,7 @@ final class Deployment {
 
         void tickFaults() {
             if (faultSteps > 0 && --faultSteps == 0) {
-                FaultyJdbcDriver.faults(token(this)).disarm();
+                RuntimeConnections.faults(token(this)).disarm();
             }
         }
 

@@ -13,7 +13,7 @@ import java.util.Map;
  * with the armed {@link StoreFault}. Unarmed, the plan only records the sites in the order they were first used, which
  * is how a sweep learns what to break.
  */
-public final class FaultPlan {
+public final class FaultPlan implements FaultInjectingDriver.StoreCalls {
 
     private final Map<String, Integer> calls = new LinkedHashMap<>();
 
@@ -54,7 +54,8 @@ public final class FaultPlan {
      *
      * @throws SQLException the call's own failure, or the injected one
      */
-    <T> T call(final String site, final SqlCall<T> call) throws SQLException {
+    @Override
+    public <T> T call(final String site, final FaultInjectingDriver.SqlCall<T> call) throws SQLException {
         StoreFault fault = count(site);
         if (fault == null) {
             return call.run();
@@ -78,12 +79,5 @@ public final class FaultPlan {
             return armedFault;
         }
         return null;
-    }
-
-    /** One JDBC call. */
-    @FunctionalInterface
-    interface SqlCall<T> {
-
-        T run() throws SQLException;
     }
 }
