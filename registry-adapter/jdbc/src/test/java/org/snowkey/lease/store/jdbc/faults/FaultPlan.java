@@ -12,7 +12,7 @@ import org.snowkey.lease.testing.faults.StoreFault;
  * site fails once with an {@link SQLException} (state 08S01), an {@link SQLTimeoutException} (HYT00), or 08S01 after
  * the call ran.
  */
-public final class FaultPlan extends FaultSchedule {
+public final class FaultPlan extends FaultSchedule implements FaultInjectingDriver.StoreCalls {
 
     @Override
     public synchronized FaultPlan arm(final String site, final int occurrence, final StoreFault fault) {
@@ -25,7 +25,8 @@ public final class FaultPlan extends FaultSchedule {
      *
      * @throws SQLException the call's own failure, or the injected one
      */
-    <T> T call(final String site, final SqlCall<T> call) throws SQLException {
+    @Override
+    public <T> T call(final String site, final FaultInjectingDriver.SqlCall<T> call) throws SQLException {
         StoreFault fault = count(site);
         if (fault == null) {
             return call.run();
@@ -40,12 +41,5 @@ public final class FaultPlan extends FaultSchedule {
                 call.run();
                 throw new SQLException(message, "08S01");
         }
-    }
-
-    /** One JDBC call. */
-    @FunctionalInterface
-    interface SqlCall<T> {
-
-        T run() throws SQLException;
     }
 }
