@@ -92,8 +92,9 @@ final class Deployment {
         this.stores = stores;
         this.id = "ck" + seed;
         this.database = id + "_db";
-        // ZooKeeper clients cost far more to open and close than H2 pools: a fraction of the deployments.
-        boolean zookeeper = random.nextInt(100) < 7;
+        // ZooKeeper clients cost far more to open and close than H2 pools: a fraction of the deployments. More of them
+        // with operator-drops-layout on: repair-acl, which rewrites every record of a pool, exists only there.
+        boolean zookeeper = random.nextInt(100) < (scenarios.contains(Scenario.OPERATOR_DROPS_LAYOUT) ? 12 : 7);
         cluster = zookeeper && random.nextBoolean();
         configure(zookeeper);
     }
@@ -172,7 +173,7 @@ final class Deployment {
     // ---------------------------------------------------------------- props
 
     private String jdbcUrl(final Runtime runtime) {
-        return FaultyJdbcDriver.url(id + "r" + runtime.index);
+        return RuntimeConnections.url(id + "r" + runtime.index);
     }
 
     /** Each runtime spells the one server differently: SnowKey keys its scopes by the server list, so each runtime gets scopes of its own, as separate JVMs have. */
@@ -408,7 +409,7 @@ final class Deployment {
                 }
             }
             for (Runtime each : runtimes) {
-                FaultyJdbcDriver.faults(token(each)).disarm();
+                RuntimeConnections.faults(token(each)).disarm();
             }
             if (spaces.firstDuplicate() == null) {
                 checkLiveness();
@@ -450,7 +451,11 @@ final class Deployment {
         } else if (roll < 82) {
             redeployWithOtherLayout();
         } else if (roll < 88) {
-            operatorCommand();
+            if (on(Scenario.OPERATOR_DROPS_LAYOUT) && random.nextBoolean()) {
+                operatorAfterOutage();
+            } else {
+                operatorCommand(pick(pools));
+            }
         } else if (roll < 95) {
             armFaults(runtime);
         } else {
@@ -596,12 +601,17 @@ final class Deployment {
      * records must refuse it; when it is admitted, a burst of its keys covers the time the pool already issued.
      */
     private void redeployWithOtherLayout() {
-        List<Runtime> closed = runtimes.stream().filter(each -> !each.open).toList();
         List<Pool> issued = pools.stream().filter(each -> each.firstIssueMillis > 0).toList();
-        if (closed.isEmpty() || issued.isEmpty()) {
+        if (!issued.isEmpty()) {
+            redeployWithOtherLayout(pick(issued));
+        }
+    }
+
+    private void redeployWithOtherLayout(final Pool pool) {
+        List<Runtime> closed = runtimes.stream().filter(each -> !each.open).toList();
+        if (closed.isEmpty() || pool.firstIssueMillis == 0) {
             return;
         }
-        Pool pool = pick(issued);
         if (pool.operated && !on(Scenario.OPERATOR_DROPS_LAYOUT)) {
             return;
         }
@@ -622,15 +632,42 @@ final class Deployment {
         }
     }
 
+    /**
+     * The operator's usual occasion: a pool's runtimes went down (crashed, or on ZooKeeper stopped), the operator frees
+     * or repairs the pool's numbers, and a runtime comes back with another epoch. The pool must still refuse it: only
+     * its records' layouts remember the layout its ids were made with (problem 5: a {@code release} or
+     * {@code repair-acl} that rewrote records without it let the second layout in). Random steps alone rarely line
+     * this up, since a gracefully closed holder keeps its layout and only every holder crashed, then released, loses it.
+     */
+    private void operatorAfterOutage() {
+        List<Pool> issued = pools.stream().filter(each -> each.firstIssueMillis > 0).toList();
+        if (issued.isEmpty()) {
+            return;
+        }
+        Pool pool = pick(issued);
+        note("outage of pool " + pool.name + "'s runtimes");
+        for (Runtime each : runtimes) {
+            if (each.open && !each.workerIds(pool).isEmpty()) {
+                if (pool.store == Store.JDBC || random.nextBoolean()) {
+                    crash(each);
+                } else {
+                    note("r" + each.index + " stops");
+                    close(each, false);
+                }
+            }
+        }
+        operatorCommand(pool);
+        redeployWithOtherLayout(pool);
+    }
+
     /** LeaseCli between steps: {@code release} of a pool's numbers (JDBC, ZooKeeper), {@code repair-acl} (ZooKeeper). */
-    private void operatorCommand() {
-        Pool pool = pick(pools);
+    private void operatorCommand(final Pool pool) {
         if (pool.workerIds.isEmpty()) {
             return;
         }
         List<String> base = new ArrayList<>();
         switch (pool.store) {
-            case JDBC -> base.addAll(List.of("--registry", "jdbc", "--url", FaultyJdbcDriver.url(id + "op"), "--table", id + "_lease"));
+            case JDBC -> base.addAll(List.of("--registry", "jdbc", "--url", RuntimeConnections.url(id + "op"), "--table", id + "_lease"));
             case ZOOKEEPER -> {
                 base.addAll(List.of("--registry", "zookeeper", "--servers", stores.zookeeperServers()));
                 if (pool.namespaceSet) {
@@ -672,7 +709,7 @@ final class Deployment {
     private void armFaults(final Runtime runtime) {
         int percent = 5 + random.nextInt(30);
         runtime.faultSteps = 1 + random.nextInt(3);
-        FaultyJdbcDriver.faults(token(runtime)).arm(random.nextLong(), percent, on(Scenario.PROBE_FAULTS));
+        RuntimeConnections.faults(token(runtime)).arm(random.nextLong(), percent, on(Scenario.PROBE_FAULTS));
         note("r" + runtime.index + ": " + percent + "% of store calls fail for " + runtime.faultSteps + " steps");
     }
 
@@ -681,7 +718,7 @@ final class Deployment {
         if (!runtime.open) {
             return;
         }
-        StoreFaults faults = FaultyJdbcDriver.faults(token(runtime));
+        StoreFaults faults = RuntimeConnections.faults(token(runtime));
         faults.arm(random.nextLong(), 100, true);
         note("r" + runtime.index + " crashes (its releases fail)");
         for (Generator each : generators) {
@@ -729,12 +766,13 @@ final class Deployment {
 
     private void shutDown() {
         for (Runtime each : runtimes) {
-            FaultyJdbcDriver.faults(token(each)).disarm();
+            RuntimeConnections.faults(token(each)).disarm();
             if (each.open) {
                 close(each, false);
             }
-            FaultyJdbcDriver.forget(token(each));
+            RuntimeConnections.forget(token(each));
         }
+        RuntimeConnections.forget(id + "op");
         stores.dropTables(id + "_");
     }
 
@@ -886,7 +924,7 @@ final class Deployment {
 
         void tickFaults() {
             if (faultSteps > 0 && --faultSteps == 0) {
-                FaultyJdbcDriver.faults(token(this)).disarm();
+                RuntimeConnections.faults(token(this)).disarm();
             }
         }
 

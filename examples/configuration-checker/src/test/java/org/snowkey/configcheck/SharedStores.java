@@ -9,7 +9,7 @@ import java.util.List;
 import org.apache.curator.test.TestingServer;
 
 /**
- * The stores every deployment of the JVM shares: one H2 database in memory (reached through {@link FaultyJdbcDriver})
+ * The stores every deployment of the JVM shares: one H2 database in memory (reached through {@link RuntimeConnections})
  * and one embedded ZooKeeper server, started on first use. Deployments keep apart by their own table names, pools and
  * namespaces; opening a database or a server per deployment would cost more than the deployment.
  */
@@ -20,13 +20,15 @@ final class SharedStores implements AutoCloseable {
     /** Keeps the in-memory database alive between deployments. */
     private final Connection keeper;
 
+    private final H2Sessions sessions = new H2Sessions(H2_URL);
+
     private TestingServer zookeeper;
 
     private long leftBehind;
 
     SharedStores() throws SQLException {
         keeper = DriverManager.getConnection(H2_URL);
-        FaultyJdbcDriver.register(H2_URL);
+        RuntimeConnections.connectTo(sessions);
     }
 
     synchronized String zookeeperServers() {
@@ -67,6 +69,7 @@ final class SharedStores implements AutoCloseable {
 
     @Override
     public synchronized void close() throws Exception {
+        sessions.close();
         keeper.close();
         if (zookeeper != null) {
             zookeeper.close();

@@ -172,14 +172,31 @@ public final class ShardingSphereLine {
      * @throws IllegalStateException naming the adapter, the line it serves and the running version
      */
     public static void checkAdapters(final Class<?> probe) {
-        Optional<String> running = runningVersion(probe);
-        ClassLoader loader = loaderOf(probe);
-        running.ifPresent(version -> {
-            List<Adapter> adapters = adapters(loader);
-            warning(version, adapters).ifPresent(ShardingSphereLine::logOnce);
-            check(version, adapters);
+        ClassPath scanned = SCANNED.get(probe);
+        scanned.runningVersion().ifPresent(version -> {
+            warning(version, scanned.adapters()).ifPresent(ShardingSphereLine::logOnce);
+            check(version, scanned.adapters());
         });
     }
+
+    /** What a probe's class loader shows: the running version and the adapters beside it. */
+    private record ClassPath(Optional<String> runningVersion, List<Adapter> adapters) {
+    }
+
+    /**
+     * The class path read once per probe class, hence once per class loader, instead of at every key generator's
+     * {@code init()} (ShardingSphere builds every key generator anew at each rule change, and reading every jar's
+     * entries was about a tenth of a key generator's start). A class loaded by another loader (an application
+     * redeployed in a container, a test's own loader) is another key and is read afresh; the cached value holds
+     * strings only, so it keeps no loader alive. A loader whose jars change after its classes loaded is not followed.
+     */
+    private static final ClassValue<ClassPath> SCANNED = new ClassValue<>() {
+        @Override
+        protected ClassPath computeValue(final Class<?> probe) {
+            Optional<String> running = runningVersion(probe);
+            return new ClassPath(running, running.isPresent() ? List.copyOf(adapters(loaderOf(probe))) : List.of());
+        }
+    };
 
     /** The check itself, on given inputs. An untested newer line is not failed here: {@link #warning} reports it. */
     static void check(final String runningVersion, final List<Adapter> adapters) {
@@ -205,7 +222,8 @@ public final class ShardingSphereLine {
      * @return the warning about this ShardingSphere, logged now or earlier in this JVM; empty when there is none
      */
     public static Optional<String> warnOnce(final Class<?> probe) {
-        Optional<String> result = runningVersion(probe).flatMap(version -> warning(version, adapters(loaderOf(probe))));
+        ClassPath scanned = SCANNED.get(probe);
+        Optional<String> result = scanned.runningVersion().flatMap(version -> warning(version, scanned.adapters()));
         result.ifPresent(ShardingSphereLine::logOnce);
         return result;
     }

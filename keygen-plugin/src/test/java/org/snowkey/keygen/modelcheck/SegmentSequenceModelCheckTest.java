@@ -4,6 +4,7 @@ import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.f
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import kotlin.Unit;
 import kotlin.reflect.KFunction;
@@ -13,6 +14,7 @@ import org.jetbrains.lincheck.datastructures.DSLThreadScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.testing.ManualClock;
 import org.snowkey.keygen.segment.SegmentTestAccess;
 import org.snowkey.keygen.segment.RangeUnavailableException;
@@ -26,6 +28,9 @@ import org.snowkey.keygen.segment.SegmentSequence;
  * operations one of which returned before the other started). Fetches run in the thread that starts them, so that
  * every step of a fetch is one the model checker schedules; the first key of a range starts the next fetch.
  */
+// Lincheck explores a fixed number of executions on one thread: on a 2-core machine shared with other builds (load
+// average 16) one of these tests took 6.6 minutes and failed the suite's 5-minute default though nothing hung.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 public class SegmentSequenceModelCheckTest {
 
     private final SegmentTestAccess.Fixture fixture = SegmentTestAccess.tinyRanges();

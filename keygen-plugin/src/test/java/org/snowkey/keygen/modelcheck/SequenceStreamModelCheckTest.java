@@ -152,17 +152,23 @@ public class SequenceStreamModelCheckTest {
         clock.advance(1);
     }
 
-    /** {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak). */
+    /**
+     * {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak); 4 explores
+     * as many random scenarios as {@code mvn -B verify} did before the CI budget (issue 20), 10 is the README's soak.
+     */
     static int scale() {
         return Integer.getInteger("snowkey.modelcheck.scale", 1);
     }
 
     @Test
-    // Four id operations on two streams instead of two on one: the same 20,000 explored executions take longer than
+    // Four id operations on two streams instead of two on one: 20,000 explored executions (scale 4) take longer than
     // the suite's default 5 minutes on a loaded 2-core machine (8 minutes seen).
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void noIdTwiceAndEachStreamIncreasingUnderAnyExploredInterleaving() {
-        options().iterations(20 * scale()).invocationsPerIteration(1_000).check(getClass());
+        // 5 random scenarios in CI (20 before issue 20's CI budget, 149 s of the build): the interleavings known to
+        // break a stream are the fixed scenarios below, which keep their full count; the random ones look for others,
+        // and -Dsnowkey.modelcheck.scale=N looks N times as long.
+        options().iterations(5 * scale()).invocationsPerIteration(1_000).check(getClass());
     }
 
     @Test

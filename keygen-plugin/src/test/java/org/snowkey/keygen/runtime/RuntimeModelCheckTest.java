@@ -3,6 +3,7 @@ package org.snowkey.keygen.runtime;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 import kotlin.Unit;
 import kotlin.reflect.KFunction;
@@ -12,6 +13,7 @@ import org.jetbrains.lincheck.datastructures.DSLThreadScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.generator.IdUnavailableException;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -28,6 +30,9 @@ import org.snowkey.keygen.testing.ManualClock;
  * <p>The clock only moves when a stream waits for it, so two generations of the scope issue in the same
  * millisecond unless the second one starts above the first one's released high-water mark, as it must.
  */
+// Lincheck explores a fixed number of executions on one thread: on a 2-core machine shared with other builds (load
+// average 16) one of these tests took 6.6 minutes and failed the suite's 5-minute default though nothing hung.
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 public class RuntimeModelCheckTest {
 
     private static final IdLayout LAYOUT = IdLayout.of(20, 1, IdLayout.defaults().epochMillis());
@@ -105,14 +110,26 @@ public class RuntimeModelCheckTest {
         return runtime;
     }
 
-    /** {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak). */
+    /**
+     * {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak); from 4 on,
+     * at least as many random scenarios as {@code mvn -B verify} explored before the CI budget (issue 20).
+     */
     static int scale() {
         return Integer.getInteger("snowkey.modelcheck.scale", 1);
     }
 
+    /**
+     * Random scenarios in CI: 3 (10 before issue 20's CI budget, two minutes of the build here and as much again in
+     * {@link RuntimeCloseModelCheckTest}). The races behind issue 9 problem 3 are the fixed scenarios, which keep their
+     * full count.
+     */
+    static int randomScenarios() {
+        return 3 * scale();
+    }
+
     @Test
     void joinsAndLeavesUnderEveryExploredInterleaving() {
-        options().iterations(10 * scale()).invocationsPerIteration(300).check(getClass());
+        options().iterations(randomScenarios()).invocationsPerIteration(300).check(getClass());
     }
 
     @Test

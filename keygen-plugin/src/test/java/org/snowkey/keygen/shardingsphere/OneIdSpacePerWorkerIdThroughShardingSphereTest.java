@@ -3,32 +3,24 @@ package org.snowkey.keygen.shardingsphere;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import org.apache.shardingsphere.driver.jdbc.core.datasource.ShardingSphereDataSource;
-import org.apache.shardingsphere.mode.manager.ContextManager;
-import org.apache.shardingsphere.sharding.api.config.ShardingRuleConfiguration;
-import org.apache.shardingsphere.sharding.api.config.rule.ShardingTableRuleConfiguration;
-import org.apache.shardingsphere.sharding.api.config.strategy.keygen.KeyGenerateStrategyConfiguration;
-import org.apache.shardingsphere.sharding.rule.ShardingRule;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.testing.RuleChange;
 import org.snowkey.keygen.testing.ShardingSphereFixture;
 
 /**
@@ -60,8 +52,8 @@ class OneIdSpacePerWorkerIdThroughShardingSphereTest {
             for (int i = 0; i < 200; i++) {
                 // The idle period between two orders (not a synchronisation: nothing waits for anything).
                 Thread.sleep(1);
-                orders.add(insert(order, i));
-                items.add(insert(item, i));
+                orders.add(ShardingSphereFixture.insertRow(order, i));
+                items.add(ShardingSphereFixture.insertRow(item, i));
             }
         }
         Set<Long> distinct = new HashSet<>(orders);
@@ -104,66 +96,18 @@ class OneIdSpacePerWorkerIdThroughShardingSphereTest {
         return result.size() + " repeated" + (result.isEmpty() ? "" : ", first " + IdLayout.defaults().decode(result.get(0)));
     }
 
-    private static long insert(final PreparedStatement insert, final int userId) throws Exception {
-        insert.setInt(1, userId);
-        insert.setString(2, "row " + userId);
-        insert.executeUpdate();
-        try (ResultSet keys = insert.getGeneratedKeys()) {
-            assertTrue(keys.next(), "ShardingSphere returns the generated key");
-            return keys.getLong(1);
-        }
-    }
-
     private static List<Long> insertOrders(final ShardingSphereDataSource dataSource, final int count) throws Exception {
-        return insertRows(dataSource, "INSERT INTO t_order (user_id, note) VALUES (?, ?)", count);
+        return ShardingSphereFixture.insertRows(dataSource, "INSERT INTO t_order (user_id, note) VALUES (?, ?)", count);
     }
 
     private static List<Long> insertItems(final ShardingSphereDataSource dataSource, final int count) throws Exception {
-        return insertRows(dataSource, "INSERT INTO t_order_item (user_id, note) VALUES (?, ?)", count);
-    }
-
-    private static List<Long> insertRows(final ShardingSphereDataSource dataSource, final String sql, final int count) throws Exception {
-        List<Long> result = new ArrayList<>();
-        try (Connection connection = dataSource.getConnection(); PreparedStatement insert = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
-            for (int i = 0; i < count; i++) {
-                result.add(insert(insert, i));
-            }
-        }
-        return result;
+        return ShardingSphereFixture.insertRows(dataSource, "INSERT INTO t_order_item (user_id, note) VALUES (?, ?)", count);
     }
 
     /** Points t_order_item's key column at another key generator of the rule, through ShardingSphere's own rule change. */
     private static void alterItemsKeyGenerator(final ShardingSphereDataSource dataSource, final String keyGenerator) throws Exception {
-        ContextManager contextManager = field(dataSource, "contextManager", ContextManager.class);
-        String databaseName = field(dataSource, "databaseName", String.class);
-        ShardingRuleConfiguration current = contextManager.getMetaDataContexts().getMetaData().getDatabase(databaseName).getRuleMetaData()
-                .getSingleRule(ShardingRule.class).getConfiguration();
-        ShardingRuleConfiguration altered = new ShardingRuleConfiguration();
-        Collection<ShardingTableRuleConfiguration> tables = new ArrayList<>();
-        for (ShardingTableRuleConfiguration each : current.getTables()) {
-            if (!"t_order_item".equals(each.getLogicTable())) {
-                tables.add(each);
-                continue;
-            }
-            ShardingTableRuleConfiguration table = new ShardingTableRuleConfiguration(each.getLogicTable(), each.getActualDataNodes());
-            table.setDatabaseShardingStrategy(each.getDatabaseShardingStrategy());
-            table.setTableShardingStrategy(each.getTableShardingStrategy());
-            table.setKeyGenerateStrategy(new KeyGenerateStrategyConfiguration("item_id", keyGenerator));
-            tables.add(table);
-        }
-        altered.setTables(tables);
-        altered.setShardingAlgorithms(new LinkedHashMap<>(current.getShardingAlgorithms()));
-        altered.setKeyGenerators(new LinkedHashMap<>(current.getKeyGenerators()));
-        contextManager.getPersistServiceFacade().getMetaDataManagerPersistService().alterRuleConfiguration(databaseName, altered);
-        String now = contextManager.getMetaDataContexts().getMetaData().getDatabase(databaseName).getRuleMetaData().getSingleRule(ShardingRule.class)
-                .getConfiguration().getTables().stream().filter(each -> "t_order_item".equals(each.getLogicTable())).findFirst().orElseThrow()
-                .getKeyGenerateStrategy().getKeyGeneratorName();
-        assertEquals(keyGenerator, now, "the rule change took effect");
-    }
-
-    private static <T> T field(final Object target, final String name, final Class<T> type) throws ReflectiveOperationException {
-        Field field = target.getClass().getDeclaredField(name);
-        field.setAccessible(true);
-        return type.cast(field.get(target));
+        RuleChange change = new RuleChange(dataSource);
+        change.pointKeyColumnAt("t_order_item", "item_id", keyGenerator, Map.of());
+        assertEquals(keyGenerator, change.keyGeneratorOf("t_order_item"), "the rule change took effect");
     }
 }

@@ -4,16 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -25,17 +17,13 @@ import org.apache.shardingsphere.driver.jdbc.core.datasource.ShardingSphereDataS
 import org.apache.shardingsphere.infra.algorithm.core.config.AlgorithmConfiguration;
 import org.apache.shardingsphere.infra.algorithm.keygen.core.KeyGenerateAlgorithm;
 import org.apache.shardingsphere.infra.spi.type.typed.TypedSPILoader;
-import org.apache.shardingsphere.mode.manager.ContextManager;
-import org.apache.shardingsphere.sharding.api.config.ShardingRuleConfiguration;
-import org.apache.shardingsphere.sharding.api.config.rule.ShardingTableRuleConfiguration;
-import org.apache.shardingsphere.sharding.api.config.strategy.keygen.KeyGenerateStrategyConfiguration;
-import org.apache.shardingsphere.sharding.rule.ShardingRule;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.testing.RuleChange;
 import org.snowkey.keygen.testing.ShardingSphereFixture;
 
 /**
@@ -79,9 +67,9 @@ class RuleChangedAtRunTimeTest {
             Properties props = props("worker-id", "24");
             TypedSPILoader.checkService(KeyGenerateAlgorithm.class, "IMPROVED_SNOWFLAKE", props);
             alter(dataSource, props);
-            AlgorithmConfiguration shown = shardingRule(dataSource).getKeyGenerators().get(GENERATOR_NAME_DISTSQL_GIVES);
+            AlgorithmConfiguration shown = new RuleChange(dataSource).shardingRule().getKeyGenerators().get(GENERATOR_NAME_DISTSQL_GIVES);
             assertEquals("IMPROVED_SNOWFLAKE", shown.getType(), "SHOW SHARDING KEY GENERATORS lists the new generator");
-            assertEquals(GENERATOR_NAME_DISTSQL_GIVES, keyGeneratorOfItems(dataSource));
+            assertEquals(GENERATOR_NAME_DISTSQL_GIVES, new RuleChange(dataSource).keyGeneratorOf("t_order_item"));
             after = insertItems(dataSource, 200);
         }
         assertContinues(before, after);
@@ -118,14 +106,8 @@ class RuleChangedAtRunTimeTest {
     }
 
     private static void alter(final ShardingSphereDataSource dataSource, final Properties props) throws Exception {
-        ContextManager contextManager = field(dataSource, "contextManager", ContextManager.class);
-        contextManager.getPersistServiceFacade().getMetaDataManagerPersistService()
-                .alterRuleConfiguration(field(dataSource, "databaseName", String.class), withItemKeyGenerator(shardingRule(dataSource), props));
-    }
-
-    private static String keyGeneratorOfItems(final ShardingSphereDataSource dataSource) throws Exception {
-        return shardingRule(dataSource).getTables().stream().filter(each -> "t_order_item".equals(each.getLogicTable())).findFirst().orElseThrow()
-                .getKeyGenerateStrategy().getKeyGeneratorName();
+        new RuleChange(dataSource).pointKeyColumnAt("t_order_item", "item_id", GENERATOR_NAME_DISTSQL_GIVES,
+                Map.of(GENERATOR_NAME_DISTSQL_GIVES, new AlgorithmConfiguration("IMPROVED_SNOWFLAKE", props)));
     }
 
     private static Properties props(final String... keysAndValues) {
@@ -136,56 +118,8 @@ class RuleChangedAtRunTimeTest {
         return result;
     }
 
-    private static ShardingRuleConfiguration shardingRule(final ShardingSphereDataSource dataSource) throws Exception {
-        ContextManager contextManager = field(dataSource, "contextManager", ContextManager.class);
-        String databaseName = field(dataSource, "databaseName", String.class);
-        return contextManager.getMetaDataContexts().getMetaData().getDatabase(databaseName).getRuleMetaData().getSingleRule(ShardingRule.class).getConfiguration();
-    }
-
-    /** The rule after the ALTER: t_order_item's key column filled by a generator defined inline, named as DistSQL names it. */
-    private static ShardingRuleConfiguration withItemKeyGenerator(final ShardingRuleConfiguration current, final Properties props) {
-        ShardingRuleConfiguration result = new ShardingRuleConfiguration();
-        Collection<ShardingTableRuleConfiguration> tables = new ArrayList<>();
-        for (ShardingTableRuleConfiguration each : current.getTables()) {
-            if (!"t_order_item".equals(each.getLogicTable())) {
-                tables.add(each);
-                continue;
-            }
-            ShardingTableRuleConfiguration altered = new ShardingTableRuleConfiguration(each.getLogicTable(), each.getActualDataNodes());
-            altered.setDatabaseShardingStrategy(each.getDatabaseShardingStrategy());
-            altered.setTableShardingStrategy(each.getTableShardingStrategy());
-            altered.setKeyGenerateStrategy(new KeyGenerateStrategyConfiguration("item_id", GENERATOR_NAME_DISTSQL_GIVES));
-            tables.add(altered);
-        }
-        result.setTables(tables);
-        result.setShardingAlgorithms(new LinkedHashMap<>(current.getShardingAlgorithms()));
-        Map<String, AlgorithmConfiguration> keyGenerators = new LinkedHashMap<>(current.getKeyGenerators());
-        keyGenerators.put(GENERATOR_NAME_DISTSQL_GIVES, new AlgorithmConfiguration("IMPROVED_SNOWFLAKE", props));
-        result.setKeyGenerators(keyGenerators);
-        return result;
-    }
-
     private static List<Long> insertItems(final DataSource dataSource, final int count) throws Exception {
-        List<Long> result = new ArrayList<>();
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order_item (user_id, note) VALUES (?, ?)", Statement.RETURN_GENERATED_KEYS)) {
-            for (int i = 0; i < count; i++) {
-                insert.setInt(1, i);
-                insert.setString(2, "item " + i);
-                insert.executeUpdate();
-                try (ResultSet keys = insert.getGeneratedKeys()) {
-                    assertTrue(keys.next(), "ShardingSphere returns the generated key");
-                    result.add(keys.getLong(1));
-                }
-            }
-        }
-        return result;
-    }
-
-    private static <T> T field(final Object target, final String name, final Class<T> type) throws ReflectiveOperationException {
-        Field field = target.getClass().getDeclaredField(name);
-        field.setAccessible(true);
-        return type.cast(field.get(target));
+        return ShardingSphereFixture.insertRows(dataSource, "INSERT INTO t_order_item (user_id, note) VALUES (?, ?)", count);
     }
 
     private static String causeChain(final Throwable failure) {

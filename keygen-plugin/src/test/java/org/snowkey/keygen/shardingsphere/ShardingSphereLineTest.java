@@ -116,13 +116,36 @@ class ShardingSphereLineTest {
         assertEquals(Optional.empty(), ShardingSphereLine.warnOnce(probeOf("5.5.1")));
     }
 
+    @Test
+    void theClassPathIsReadOncePerClassLoaderAndAnotherLoaderIsReadAfresh() throws Exception {
+        Class<?> plain = probeOf("5.5.2");
+        assertDoesNotThrow(() -> ShardingSphereLine.checkAdapters(plain));
+        // Same ShardingSphere, but this loader also sees the 5.4 adapter: what was read for the first loader must not answer for it.
+        Class<?> withAdapter = probeOf("5.5.2", "5.4");
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> ShardingSphereLine.checkAdapters(withAdapter));
+        assertTrue(refused.getMessage().contains("snowkey-keygen-shardingsphere-5.4 is built for ShardingSphere 5.4.x"), refused.getMessage());
+        // Read once, refused every time, and the first loader's answer stays its own.
+        assertThrows(IllegalStateException.class, () -> ShardingSphereLine.checkAdapters(withAdapter));
+        assertDoesNotThrow(() -> ShardingSphereLine.checkAdapters(plain));
+        assertTrue(ShardingSphereLine.warnOnce(probeOf("5.5.3")).isPresent(), "a third loader, on 5.5.3 without its adapter");
+    }
+
+    private Class<?> probeOf(final String version) throws Exception {
+        return probeOf(version, null);
+    }
+
     /**
      * A class whose loader sees a ShardingSphere of that version, detected as the code detects it (the Maven metadata
      * of shardingsphere-infra-common) and with no SnowKey adapter: the loader has no parent, only a copy of
-     * {@link Probe} and the metadata.
+     * {@link Probe} and the metadata, and the marker of an adapter for {@code adapterLine} unless that is null.
      */
-    private Class<?> probeOf(final String version) throws Exception {
-        Path root = Files.createDirectories(directory.resolve(version));
+    private Class<?> probeOf(final String version, final String adapterLine) throws Exception {
+        Path root = Files.createTempDirectory(directory, version + "-");
+        if (adapterLine != null) {
+            Path marker = root.resolve(ShardingSphereLine.ADAPTER_MARKER);
+            Files.createDirectories(marker.getParent());
+            Files.writeString(marker, "artifact=" + ShardingSphereLine.adapterArtifact(adapterLine) + "\nline=" + adapterLine + "\n");
+        }
         Path pom = root.resolve("META-INF/maven/org.apache.shardingsphere/shardingsphere-infra-common/pom.properties");
         Files.createDirectories(pom.getParent());
         Files.writeString(pom, "groupId=org.apache.shardingsphere\nartifactId=shardingsphere-infra-common\nversion=" + version + "\n");

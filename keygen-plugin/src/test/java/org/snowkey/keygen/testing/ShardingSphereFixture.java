@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+
+import javax.sql.DataSource;
 
 /**
  * A ShardingSphere-JDBC logical database over embedded H2, opened through the real driver and a YAML file:
@@ -146,6 +149,34 @@ public final class ShardingSphereFixture {
              ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM " + table)) {
             rows.next();
             return rows.getInt(1);
+        }
+    }
+
+    /**
+     * Runs {@code insertSql} (two parameters: {@code user_id}, {@code note}) {@code count} times on one connection of
+     * {@code dataSource}, leaving the key to ShardingSphere, and returns the keys it generated, in order.
+     */
+    public static List<Long> insertRows(final DataSource dataSource, final String insertSql, final int count) throws SQLException {
+        List<Long> result = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement insert = connection.prepareStatement(insertSql, Statement.RETURN_GENERATED_KEYS)) {
+            for (int i = 0; i < count; i++) {
+                result.add(insertRow(insert, i));
+            }
+        }
+        return result;
+    }
+
+    /** One execution of a prepared {@code (user_id, note)} insert; the key ShardingSphere generated for it. */
+    public static long insertRow(final PreparedStatement insert, final int userId) throws SQLException {
+        insert.setInt(1, userId);
+        insert.setString(2, "row " + userId);
+        insert.executeUpdate();
+        try (ResultSet keys = insert.getGeneratedKeys()) {
+            if (!keys.next()) {
+                throw new AssertionError("ShardingSphere returned no generated key for " + insert);
+            }
+            return keys.getLong(1);
         }
     }
 }

@@ -50,6 +50,22 @@ public final class ManualScheduler extends ScheduledThreadPoolExecutor {
         task.run();
     }
 
+    /**
+     * Runs the oldest queued task if there is one: a lease whose renewal revoked it and whose reacquisition then failed
+     * has nothing queued until the next id request acquires again.
+     *
+     * @return whether a task ran
+     */
+    public boolean runNextIfQueued() {
+        synchronized (this) {
+            if (queued.isEmpty()) {
+                return false;
+            }
+        }
+        runNext();
+        return true;
+    }
+
     @Override
     public List<Runnable> shutdownNow() {
         synchronized (this) {

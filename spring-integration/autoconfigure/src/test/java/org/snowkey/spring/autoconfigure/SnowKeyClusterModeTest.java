@@ -26,8 +26,8 @@ import org.snowkey.spring.SnowKeySegments;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * ShardingSphere-JDBC in Cluster mode on ZooKeeper (its test repository, {@code cluster.CuratorClusterPersistRepositoryFixture})
- * beside the Spring beans, whose {@code snowkey.*} settings name ZooKeeper without a namespace: the YAML key generators
+ * ShardingSphere-JDBC in Cluster mode on ZooKeeper (its test repository, {@code CuratorClusterPersistRepositoryFixture},
+ * comes from the tests jar of snowkey-lease-zookeeper) beside the Spring beans, whose {@code snowkey.*} settings name ZooKeeper without a namespace: the YAML key generators
  * inheriting them take the mode's namespace. The bean and the INSERTs must count a table on one store, or the key
  * generator must refuse to start naming both.
  */

@@ -18,7 +18,7 @@ import org.snowkey.lease.store.LeaseRecord.State;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.jdbc.faults.FaultInjectingDriver;
 import org.snowkey.lease.store.jdbc.faults.FaultPlan;
-import org.snowkey.lease.store.jdbc.faults.StoreFault;
+import org.snowkey.lease.testing.faults.StoreFault;
 
 /**
  * The probe for the layout column decides "missing" only from the database's "undefined column" answer: a probe cut by

@@ -7,20 +7,17 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.logging.Logger;
 
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-import org.snowkey.keygen.segment.NumberRange;
-import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.lease.store.jdbc.faults.FaultSweep;
-import org.snowkey.lease.store.jdbc.faults.StoreFault;
+import org.snowkey.lease.testing.faults.StoreFault;
+import org.snowkey.lease.testing.faults.SweptRanges;
 
 /**
  * Every store call of the JDBC range allocator fails once, in each way ({@link StoreFault}), at each of its first
@@ -37,31 +34,14 @@ class JdbcRangeAllocatorFaultSweepTest {
             JdbcSegmentSettings settings = new JdbcSegmentSettings(TABLE, true, 5_000L, run.url());
             JdbcRangeAllocator faulty = new JdbcRangeAllocator(connections(run.url()), settings, "faulty", StartValues.ofOne());
             JdbcRangeAllocator other = new JdbcRangeAllocator(connections(run.url()), settings, "other", StartValues.ofOne());
-            List<NumberRange> ranges = new ArrayList<>();
+            SweptRanges ranges = new SweptRanges();
             for (int round = 0; round < 2; round++) {
-                allocate(faulty, "k", ranges);
-                allocate(other, "k", ranges);
+                ranges.allocate(faulty, "k", 10);
+                ranges.allocate(other, "k", 10);
             }
-            ranges.sort(Comparator.comparingLong(NumberRange::first));
-            for (int i = 1; i < ranges.size(); i++) {
-                assertTrue(ranges.get(i).first() > ranges.get(i - 1).last(), "ranges overlap: " + ranges);
-            }
+            ranges.checkDisjoint();
         });
         assertTrue(injected.size() >= 30, "too few faults fired to call this a sweep: " + injected);
-    }
-
-    /** A failed allocation is retried, as the segment generator retries; a fault fires once, so the second try gets through. */
-    private static void allocate(final JdbcRangeAllocator allocator, final String key, final List<NumberRange> ranges) {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                ranges.add(allocator.allocate(key, 10));
-                return;
-            } catch (final RangeUnavailableException ex) {
-                if (attempt >= 2) {
-                    throw ex;
-                }
-            }
-        }
     }
 
     /** Unpooled connections through the driver manager: every call of the allocator reaches the fault-injecting driver. */

@@ -3,7 +3,9 @@ package org.snowkey.lease.store.zookeeper;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -103,25 +105,41 @@ final class LeaseNodeAcls {
      */
     int repair(final String root, final String pool, final long nowMillis, final long leaseDurationMillis, final PrintStream out) throws Exception {
         List<String> nodes = nodesOf(root, pool);
-        boolean anyOpen = false;
-        int changed = 0;
+        Map<String, OpenNode> open = new LinkedHashMap<>();
         for (String each : nodes) {
             Stat stat = new Stat();
             List<ACL> actual = client.getACL().storingStatIn(stat).forPath(each);
             if (!isSafe(actual)) {
-                anyOpen = true;
-                client.setACL().withVersion(stat.getAversion()).withACL(acl).forPath(each);
-                out.printf("locked %s (was %s)%n", each, describe(actual));
-                changed++;
+                open.put(each, new OpenNode(stat.getAversion(), describe(actual)));
             }
         }
-        if (!anyOpen) {
+        if (open.isEmpty()) {
             out.printf("every node of pool '%s' under %s already carries SnowKey's ACL; nothing changed%n", pool, root);
             return 0;
         }
+        // Every record is re-reserved BEFORE any node is locked: a repair cut after its last lock (the answer lost) is
+        // run again by the operator against nodes that are all locked, a run that finds nothing open and changes
+        // nothing; re-reserving only after the locks left a forged reservation in place for good. The pass after the
+        // locks raises what was rewritten between the first pass and the lock (nobody else can write after it).
         String workers = root + "/" + pool + "/workers";
-        for (String each : nodes.subList(3, nodes.size())) {
-            changed += reReserve(pool, workers, each.substring(workers.length() + 1), nowMillis + leaseDurationMillis, out);
+        List<String> records = nodes.subList(3, nodes.size());
+        int changed = reReserveAll(pool, workers, records, nowMillis + leaseDurationMillis, out);
+        for (Map.Entry<String, OpenNode> each : open.entrySet()) {
+            client.setACL().withVersion(each.getValue().aclVersion()).withACL(acl).forPath(each.getKey());
+            out.printf("locked %s (was %s)%n", each.getKey(), each.getValue().acl());
+            changed++;
+        }
+        return changed + reReserveAll(pool, workers, records, nowMillis + leaseDurationMillis, out);
+    }
+
+    /** A node found open: its ACL version (the lock is a compare-and-set on it) and its ACL, for the operator. */
+    private record OpenNode(int aclVersion, String acl) {
+    }
+
+    private int reReserveAll(final String pool, final String workers, final List<String> records, final long floor, final PrintStream out) throws Exception {
+        int changed = 0;
+        for (String each : records) {
+            changed += reReserve(pool, workers, each.substring(workers.length() + 1), floor, out);
         }
         return changed;
     }

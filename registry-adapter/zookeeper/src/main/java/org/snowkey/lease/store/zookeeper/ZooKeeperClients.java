@@ -7,6 +7,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 
@@ -21,6 +22,16 @@ public final class ZooKeeperClients {
 
     /** Starts a client; it connects in the background and each operation waits for a connection up to the connection timeout. */
     public static CuratorFramework start(final ZooKeeperStoreSettings settings) {
+        return start(settings, null);
+    }
+
+    /**
+     * The same client over ZooKeeper handles made by {@code handles}: a seam for tests only (the store-call fault sweep
+     * gives Curator handles that fail chosen calls), so that what is tested is this configuration, not a copy of it.
+     *
+     * @param handles Curator's factory of ZooKeeper handles, or null for Curator's own
+     */
+    static CuratorFramework start(final ZooKeeperStoreSettings settings, final ZookeeperFactory handles) {
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(settings.serverLists())
                 .connectionTimeoutMs(settings.connectionTimeoutMillis())
@@ -32,6 +43,9 @@ public final class ZooKeeperClients {
                 .zkClientConfig(clientConfig(settings));
         if (settings.digest() != null) {
             builder.authorization("digest", settings.digest().getBytes(StandardCharsets.UTF_8)).aclProvider(new DigestAclProvider(settings.digest()));
+        }
+        if (handles != null) {
+            builder.zookeeperFactory(handles);
         }
         CuratorFramework client = builder.build();
         client.start();

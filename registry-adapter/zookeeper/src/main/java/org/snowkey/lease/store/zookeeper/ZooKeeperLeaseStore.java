@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -51,9 +52,14 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     /** Starts the client; connecting happens in the background and each operation waits for it up to the connection timeout. */
     public ZooKeeperLeaseStore(final ZooKeeperStoreSettings settings) {
+        this(settings, null);
+    }
+
+    /** Tests only: the store over ZooKeeper handles made by {@code handles} (see {@link ZooKeeperClients#start(ZooKeeperStoreSettings, ZookeeperFactory)}). */
+    ZooKeeperLeaseStore(final ZooKeeperStoreSettings settings, final ZookeeperFactory handles) {
         this.settings = settings;
         this.root = "/" + settings.namespace() + "/snowkey";
-        client = ZooKeeperClients.start(settings);
+        client = ZooKeeperClients.start(settings, handles);
         acls = settings.digest() == null ? null : new LeaseNodeAcls(client, settings.digest());
     }
 

@@ -11,7 +11,6 @@ import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
@@ -23,19 +22,24 @@ import java.util.logging.Logger;
 
 /**
  * A JDBC driver for tests that puts a {@link FaultPlan} between SnowKey and a real database: the URL
- * {@code jdbc:snowkey-faults:h2:mem:x} opens {@code jdbc:h2:mem:x} and routes every statement execution, commit,
- * rollback and metadata read through the plan registered for that URL ({@link #plan}). Everything else (connection
- * settings, result sets, {@code isValid}) passes straight through.
+ * {@code jdbc:snowkey-faults:h2:mem:x} opens {@code jdbc:h2:mem:x} and routes opening a connection ({@code connect}),
+ * every statement execution, commit, rollback and metadata read through the plan registered for that URL
+ * ({@link #plan}). Everything else (connection settings, result sets, {@code isValid}) passes straight through.
+ * A test with its own fault model and its own way to reach the database registers both for a URL with {@link #route}
+ * (the configuration checker: seeded fault rates over one shared database).
  */
 public final class FaultInjectingDriver implements Driver {
 
     /** What a URL of this driver starts with; the rest, after "jdbc:", is the real database's URL. */
     public static final String PREFIX = "jdbc:snowkey-faults:";
 
-    private static final Map<String, FaultPlan> PLANS = new ConcurrentHashMap<>();
+    private static final Map<String, Route> ROUTES = new ConcurrentHashMap<>();
 
     /** Statement methods that reach the database; their call site is the method and the SQL. */
     private static final Set<String> EXECUTIONS = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate", "executeBatch", "executeLargeBatch");
+
+    /** Metadata methods that read nothing from the database. */
+    private static final Set<String> NOT_READS = Set.of("getConnection", "unwrap", "isWrapperFor");
 
     static {
         try {
@@ -51,8 +55,56 @@ public final class FaultInjectingDriver implements Driver {
             throw new IllegalArgumentException("not a " + PREFIX + " URL: " + url);
         }
         FaultPlan plan = new FaultPlan();
-        PLANS.put(url, plan);
+        route(url, plan, info -> DriverManager.getConnection(realUrl(url), info));
         return plan;
+    }
+
+    /**
+     * Routes a URL of this driver: its connections come from {@code connections} and each call site passes through
+     * {@code calls}, which may fail it before or after it runs. Replaces an earlier route or plan of that URL.
+     */
+    public static void route(final String url, final StoreCalls calls, final Connections connections) {
+        if (!url.startsWith(PREFIX)) {
+            throw new IllegalArgumentException("not a " + PREFIX + " URL: " + url);
+        }
+        ROUTES.put(url, new Route(calls, connections));
+    }
+
+    /** Forgets a URL's route or plan. */
+    public static void forget(final String url) {
+        ROUTES.remove(url);
+    }
+
+    /** What every call site of a URL passes through: a {@link FaultPlan}, or a test's own fault model. */
+    public interface StoreCalls {
+
+        /**
+         * Runs one call of {@code site} (connect, commit, rollback, "execute... SQL", "metadata getX"), or fails it.
+         *
+         * @throws SQLException the call's own failure, or the injected one
+         */
+        <T> T call(String site, SqlCall<T> call) throws SQLException;
+    }
+
+    /** One JDBC call. */
+    @FunctionalInterface
+    public interface SqlCall<T> {
+
+        T run() throws SQLException;
+    }
+
+    /** Where a URL's connections come from, given the properties the caller connected with (user, password). */
+    @FunctionalInterface
+    public interface Connections {
+
+        Connection open(Properties info) throws SQLException;
+    }
+
+    private record Route(StoreCalls calls, Connections connections) {
+    }
+
+    private static String realUrl(final String url) {
+        return "jdbc:" + url.substring(PREFIX.length());
     }
 
     /** The URL of this driver in front of a real one ({@code jdbc:h2:mem:x}). */
@@ -68,9 +120,9 @@ public final class FaultInjectingDriver implements Driver {
         if (!acceptsURL(url)) {
             return null;
         }
-        FaultPlan plan = PLANS.computeIfAbsent(url, any -> new FaultPlan());
-        Connection real = DriverManager.getConnection("jdbc:" + url.substring(PREFIX.length()), info);
-        return proxy(Connection.class, new ConnectionCalls(real, plan));
+        Route route = ROUTES.computeIfAbsent(url, any -> new Route(new FaultPlan(), each -> DriverManager.getConnection(realUrl(url), each)));
+        Connection real = route.calls().call("connect", () -> route.connections().open(info));
+        return proxy(Connection.class, new ConnectionCalls(real, route.calls()));
     }
 
     @Override
@@ -116,7 +168,7 @@ public final class FaultInjectingDriver implements Driver {
         }
     }
 
-    private static Object through(final FaultPlan plan, final String site, final Object target, final Method method, final Object[] args) throws Throwable {
+    private static Object through(final StoreCalls plan, final String site, final Object target, final Method method, final Object[] args) throws Throwable {
         try {
             return plan.call(site, () -> {
                 try {
@@ -137,9 +189,9 @@ public final class FaultInjectingDriver implements Driver {
 
         private final Connection real;
 
-        private final FaultPlan plan;
+        private final StoreCalls plan;
 
-        ConnectionCalls(final Connection real, final FaultPlan plan) {
+        ConnectionCalls(final Connection real, final StoreCalls plan) {
             this.real = real;
             this.plan = plan;
         }
@@ -171,11 +223,11 @@ public final class FaultInjectingDriver implements Driver {
 
         private final Object real;
 
-        private final FaultPlan plan;
+        private final StoreCalls plan;
 
         private final String preparedSql;
 
-        StatementCalls(final Object real, final FaultPlan plan, final String preparedSql) {
+        StatementCalls(final Object real, final StoreCalls plan, final String preparedSql) {
             this.real = real;
             this.plan = plan;
             this.preparedSql = preparedSql;
@@ -191,21 +243,21 @@ public final class FaultInjectingDriver implements Driver {
         }
     }
 
-    /** Metadata: every method that reads the catalogue (returns a result set) is a call site. */
+    /** Metadata: every read (the catalogue, and the database's description such as {@code getURL}) is a call site. */
     private static final class MetadataCalls implements InvocationHandler {
 
         private final DatabaseMetaData real;
 
-        private final FaultPlan plan;
+        private final StoreCalls plan;
 
-        MetadataCalls(final DatabaseMetaData real, final FaultPlan plan) {
+        MetadataCalls(final DatabaseMetaData real, final StoreCalls plan) {
             this.real = real;
             this.plan = plan;
         }
 
         @Override
         public Object invoke(final Object proxy, final Method method, final Object[] args) throws Throwable {
-            if (ResultSet.class.isAssignableFrom(method.getReturnType())) {
+            if (!NOT_READS.contains(method.getName())) {
                 return through(plan, "metadata " + method.getName(), real, method, args);
             }
             return FaultInjectingDriver.invoke(real, method, args);

@@ -1,15 +1,15 @@
 package org.snowkey.lease.store.jdbc.faults;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import org.snowkey.lease.testing.faults.StoreFault;
+import org.snowkey.lease.testing.faults.StoreFaultSweep;
+
 /**
- * Runs one scenario against a fresh database once without faults, to learn every call site it uses and how often,
- * then once for each (call site, occurrence, fault) with that one fault armed. The scenario checks its own
- * invariants and throws when one breaks; the sweep names the fault that broke it.
+ * The {@link StoreFaultSweep} over JDBC: each run gets a fresh in-memory H2 database behind {@link FaultInjectingDriver}
+ * and the {@link FaultPlan} of its URL.
  */
 public final class FaultSweep {
 
@@ -37,31 +37,7 @@ public final class FaultSweep {
      * @throws AssertionError naming the fault, when the scenario failed under it
      */
     public List<String> sweep(final Consumer<Run> scenario) {
-        Run clean = fresh("none");
-        scenario.accept(clean);
-        Map<String, Integer> sites = clean.plan().sites();
-        if (sites.isEmpty()) {
-            throw new AssertionError("the scenario used no store call");
-        }
-        List<String> injected = new ArrayList<>();
-        sites.forEach((site, count) -> {
-            for (int occurrence = 1; occurrence <= Math.min(count, occurrencesPerSite); occurrence++) {
-                for (StoreFault fault : StoreFault.values()) {
-                    String description = fault + " at call " + occurrence + " of [" + site + "]";
-                    Run run = fresh(description);
-                    run.plan().arm(site, occurrence, fault);
-                    try {
-                        scenario.accept(run);
-                    } catch (final RuntimeException | AssertionError ex) {
-                        throw new AssertionError("under " + description + ": " + ex.getMessage(), ex);
-                    }
-                    if (run.plan().fired()) {
-                        injected.add(description);
-                    }
-                }
-            }
-        });
-        return injected;
+        return new StoreFaultSweep<>(occurrencesPerSite, List.of(StoreFault.values()), this::fresh, Run::plan).sweep(scenario);
     }
 
     private Run fresh(final String fault) {

@@ -29,6 +29,8 @@ import org.apache.zookeeper.KeeperException;
  * {@code ZooKeeper}, because the official 5.5.x ZooKeeper repository jar is not available here. It keeps
  * ShardingSphere's data under the mode namespace ({@code /<namespace>/...}), exactly where the real repository
  * does, so SnowKey's leases ({@code /<namespace>/snowkey/...}) share the ensemble and namespace with the mode.
+ *
+ * <p>The one copy: this module's tests jar carries it (with its service file) to the Spring autoconfigure tests.
  */
 public final class CuratorClusterPersistRepositoryFixture implements ClusterPersistRepository {
 

@@ -1,0 +1,64 @@
+package org.snowkey.lease.store.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ZooDefs;
+import org.junit.jupiter.api.Test;
+import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.lease.store.LeaseStoreUnavailableException;
+import org.snowkey.lease.store.zookeeper.faults.FaultInjectingZooKeeperFactory;
+import org.snowkey.lease.store.zookeeper.faults.ZooKeeperFaultSweep;
+import org.snowkey.lease.testing.Ids;
+import org.snowkey.lease.testing.faults.FaultSchedule;
+import org.snowkey.lease.testing.faults.StoreFault;
+
+/**
+ * Found by the store-call sweep's reasoning: an ACL repair whose lock of an open record was applied but whose answer was
+ * lost. The operator re-runs {@code repair-acl}; every node is locked by then, so the re-run used to find nothing open
+ * and change nothing, leaving the record as whoever could write it left it: a forged {@code reservedUntil = 0} stayed,
+ * and a successor would start below what the genuine holder reserved. Each record is now re-reserved before any node
+ * is locked (and again after the locks), so a repair cut anywhere leaves either an open node (the re-run repeats
+ * everything) or every record re-reserved.
+ */
+class ZooKeeperAclRepairLostAnswerTest {
+
+    private static final String DIGEST = "snowkey:Zk-Faults-7";
+
+    private static final long LEASE_MILLIS = 60_000L;
+
+    @Test
+    void aRepairWhoseLockWasAppliedButNotAnsweredStillReReservesTheRecordOnTheReRun() throws Exception {
+        try (TestingServer server = new TestingServer(true)) {
+            FaultSchedule schedule = new FaultSchedule();
+            ZooKeeperFaultSweep.Run run = new ZooKeeperFaultSweep.Run(server.getConnectString(), "repair", new FaultInjectingZooKeeperFactory(schedule), "one");
+            try (ZooKeeperLeaseStore store = FaultInjectedClients.leaseStore(run, DIGEST)) {
+                long now = System.currentTimeMillis();
+                store.create(new LeaseRecord("p", 0, "genuine", 1, now + LEASE_MILLIS, now + LEASE_MILLIS, LeaseRecord.State.HELD, Ids.layout(3))).orElseThrow();
+                // Someone opened the record and forged it (through the test's calls, which the schedule never breaks).
+                String record = store.path("p", 0);
+                store.client().setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(record);
+                store.client().setData().forPath(record, LeaseRecordJson.write(new LeaseRecord("p", 0, "forger", 1, 0, 0, LeaseRecord.State.RELEASED, Ids.layout(3))));
+
+                schedule.armFirstCallAt("setACL at LeaseNodeAcls.repair", StoreFault.APPLIED_THEN_ERROR);
+                long repairedAt = System.currentTimeMillis();
+                assertThrows(LeaseStoreUnavailableException.class, () -> store.repairAcls("p", repairedAt, LEASE_MILLIS, quiet()));
+                assertTrue(schedule.fired(), "the lock was never cut: " + schedule.sites());
+                store.repairAcls("p", System.currentTimeMillis(), LEASE_MILLIS, quiet());
+
+                LeaseRecord after = store.read("p", 0).orElseThrow().record();
+                assertTrue(after.reservedUntil() >= repairedAt + LEASE_MILLIS,
+                        "the forged reservation survived a repair cut after its lock and run again: " + after);
+            }
+        }
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    }
+}
