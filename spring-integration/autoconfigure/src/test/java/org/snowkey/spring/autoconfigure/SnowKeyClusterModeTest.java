@@ -55,6 +55,12 @@ class SnowKeyClusterModeTest {
     }
 
     private ApplicationContextRunner runner(final String database, final String keyGeneratorType, final String... more) throws Exception {
+        return runnerWithOwnProps(database, keyGeneratorType, "", more);
+    }
+
+    /** @param ownProps the key generator's props in the YAML, as lines under {@code props:}; empty for none */
+    private ApplicationContextRunner runnerWithOwnProps(final String database, final String keyGeneratorType, final String ownProps, final String... more)
+            throws Exception {
         Path yaml = directory.resolve(database + ".yaml");
         Files.writeString(yaml, "databaseName: " + database + "\n"
                 + "mode:\n"
@@ -90,7 +96,8 @@ class SnowKeyClusterModeTest {
                 + "        algorithm-expression: t_order_${order_id % 2}\n"
                 + "  keyGenerators:\n"
                 + "    keys:\n"
-                + "      type: " + keyGeneratorType + "\n");
+                + "      type: " + keyGeneratorType + "\n"
+                + (ownProps.isEmpty() ? "" : "      props:\n" + ownProps));
         return new ApplicationContextRunner().withConfiguration(SpringBootGeneration.snowKey()).withConfiguration(SpringBootGeneration.dataSource())
                 .withPropertyValues("spring.datasource.driver-class-name=org.apache.shardingsphere.driver.ShardingSphereDriver",
                         "spring.datasource.url=jdbc:shardingsphere:absolutepath:" + yaml.toAbsolutePath(), "snowkey.worker-id=5")
@@ -141,6 +148,22 @@ class SnowKeyClusterModeTest {
                     assertThat(context).hasNotFailed();
                     assertThatThrownBy(() -> insert(context.getBean(DataSource.class))).hasStackTraceContaining("the SnowKeyIdGenerator bean")
                             .hasStackTraceContaining("governance_cluster_leases");
+                });
+    }
+
+    /**
+     * As above, with a key generator that sets a prop of its own that has nothing to do with the store
+     * ({@code sequence-scope}): it still inherits the bean's store settings and so must fail the same way. The check used
+     * to compare every prop, so this key generator leased from the mode's namespace while the bean leased from
+     * {@code snowkey}: two pools, and one table's ids from both.
+     */
+    @Test
+    void aKeyGeneratorWithASequenceScopeOfItsOwnStillFailsNamingBothStores() throws Exception {
+        runnerWithOwnProps("cluster_own_props", "IMPROVED_SNOWFLAKE", "        sequence-scope: global\n", "snowkey.worker-id=", "snowkey.lease.registry=zookeeper",
+                "snowkey.zookeeper.server-lists=" + zookeeper.getConnectString()).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThatThrownBy(() -> insert(context.getBean(DataSource.class))).hasStackTraceContaining("the SnowKeyIdGenerator bean")
+                            .hasStackTraceContaining("governance_cluster_own_props");
                 });
     }
 
