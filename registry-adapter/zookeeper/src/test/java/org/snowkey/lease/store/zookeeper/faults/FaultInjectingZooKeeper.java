@@ -23,9 +23,11 @@ import org.snowkey.lease.testing.faults.StoreFault;
  * a call site named by the operation and SnowKey's frame ({@link SnowKeyCallSite}), and the armed one fails once:
  * <ul>
  * <li>{@link StoreFault#ERROR}: {@code CONNECTIONLOSS} before the server sees it;</li>
- * <li>{@link StoreFault#TIMEOUT}: held for the client's request timeout, then the socket is closed and
- *     {@code REQUESTTIMEOUT} thrown, as ZooKeeper's own client does when a request outlives that timeout (Curator
- *     reconnects the session); the server never saw it;</li>
+ * <li>{@link StoreFault#TIMEOUT}: held for the client's request timeout, then {@code REQUESTTIMEOUT} thrown, as
+ *     ZooKeeper's own client does when a request outlives that timeout; the server never saw it. The connection is
+ *     left open: closing it from the caller's thread ({@code Testable.closeSocket}, as the client's own timeout
+ *     handling closes it) once left the 3.9.5 client unable to reconnect until its session expired, about 20 s,
+ *     longer than a sweep run may wait;</li>
  * <li>{@link StoreFault#APPLIED_THEN_ERROR}: sent to the server and applied (or refused by it), then the answer is
  *     lost: {@code CONNECTIONLOSS} thrown or delivered to the callback.</li>
  * </ul>
@@ -95,11 +97,6 @@ public final class FaultInjectingZooKeeper extends ZooKeeper {
 
     private KeeperException timedOut(final String path) throws InterruptedException {
         Thread.sleep(holdMillis);
-        try {
-            getTestable().closeSocket();
-        } catch (final IOException ex) {
-            // Already closed: the client reconnects either way.
-        }
         return KeeperException.create(KeeperException.Code.REQUESTTIMEOUT, path);
     }
 

@@ -19,8 +19,8 @@ import org.snowkey.lease.testing.faults.StoreFaultSweep;
  * goes further: {@code snowkey.faults.occurrences} (how many first calls of each site are broken, default given by the
  * test) and {@code snowkey.faults.kinds} (comma-separated {@link StoreFault} names, or {@code all}). By default a sweep
  * breaks each site with {@code ERROR} and {@code APPLIED_THEN_ERROR}: a {@code TIMEOUT} holds a call for the request
- * timeout and then costs a reconnect (a few seconds a run here), and what it adds to an {@code ERROR} (the server never
- * saw the call) is the time and the calls failing until the client is back, not another answer from the server.
+ * timeout (a second a run), and what it adds to an {@code ERROR} (the server never saw the call) is the time, not
+ * another answer from the server.
  */
 public final class ZooKeeperFaultSweep {
 
