@@ -98,8 +98,8 @@ final class LeaseNodeAcls {
      * Gives every node of the pool SnowKey's ACL, on an operator's explicit request. Records written while someone
      * else could write may be forged, so when any node was open, each record's reservation is raised to at least
      * {@code now + leaseDurationMillis}: no genuine holder can have reserved further ahead, so a successor starts above
-     * everything a real holder issued whatever the record claimed. A holder still running loses its next renewal on
-     * the changed record and takes another number.
+     * everything a real holder issued whatever the record claimed. A holder still running finds its own record, with
+     * the raised reservation, at its next renewal and keeps its number: the reservation only grew, so its fence holds.
      *
      * @return the number of nodes changed
      */
@@ -123,34 +123,39 @@ final class LeaseNodeAcls {
         // locks raises what was rewritten between the first pass and the lock (nobody else can write after it).
         String workers = root + "/" + pool + "/workers";
         List<String> records = nodes.subList(3, nodes.size());
-        int changed = reReserveAll(pool, workers, records, nowMillis + leaseDurationMillis, out);
+        int changed = reReserveAll(pool, workers, records, nowMillis + leaseDurationMillis, out, true);
         for (Map.Entry<String, OpenNode> each : open.entrySet()) {
             client.setACL().withVersion(each.getValue().aclVersion()).withACL(acl).forPath(each.getKey());
             out.printf("locked %s (was %s)%n", each.getKey(), each.getValue().acl());
             changed++;
         }
-        return changed + reReserveAll(pool, workers, records, nowMillis + leaseDurationMillis, out);
+        return changed + reReserveAll(pool, workers, records, nowMillis + leaseDurationMillis, out, false);
     }
 
     /** A node found open: its ACL version (the lock is a compare-and-set on it) and its ACL, for the operator. */
     private record OpenNode(int aclVersion, String acl) {
     }
 
-    private int reReserveAll(final String pool, final String workers, final List<String> records, final long floor, final PrintStream out) throws Exception {
+    /** @param reportNodesLeftAlone whether to name the nodes it leaves alone (once per repair, not once per pass) */
+    private int reReserveAll(final String pool, final String workers, final List<String> records, final long floor, final PrintStream out,
+                             final boolean reportNodesLeftAlone) throws Exception {
         int changed = 0;
         for (String each : records) {
-            changed += reReserve(pool, workers, each.substring(workers.length() + 1), floor, out);
+            changed += reReserve(pool, workers, each.substring(workers.length() + 1), floor, out, reportNodesLeftAlone);
         }
         return changed;
     }
 
-    private int reReserve(final String pool, final String workers, final String child, final long floor, final PrintStream out) throws Exception {
+    private int reReserve(final String pool, final String workers, final String child, final long floor, final PrintStream out,
+                          final boolean reportNodesLeftAlone) throws Exception {
         String path = workers + "/" + child;
         int workerId;
         try {
             workerId = Integer.parseInt(child);
         } catch (final NumberFormatException ex) {
-            out.printf("left %s alone: not a worker id, SnowKey never reads it%n", path);
+            if (reportNodesLeftAlone) {
+                out.printf("left %s alone: not a worker id, SnowKey never reads it%n", path);
+            }
             return 0;
         }
         Stat stat = new Stat();
@@ -159,7 +164,9 @@ final class LeaseNodeAcls {
         try {
             record = LeaseRecordJson.read("zookeeper node " + path, pool, workerId, data);
         } catch (final CorruptLeaseRecordException ex) {
-            out.printf("left %s as it is: it cannot be parsed, so SnowKey never claims it (%s)%n", path, ex.getMessage());
+            if (reportNodesLeftAlone) {
+                out.printf("left %s as it is: it cannot be parsed, so SnowKey never claims it (%s)%n", path, ex.getMessage());
+            }
             return 0;
         }
         if (record.reservedUntil() >= floor) {
