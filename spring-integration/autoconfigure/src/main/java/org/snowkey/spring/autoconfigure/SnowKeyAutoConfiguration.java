@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.Properties;
 
 import org.snowkey.keygen.config.InvalidSettingException;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.runtime.ScopePlan;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;

@@ -5,7 +5,7 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.snowkey.keygen.config.InvalidSettingException;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings;
 import org.snowkey.keygen.segment.runtime.SegmentPlan;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
