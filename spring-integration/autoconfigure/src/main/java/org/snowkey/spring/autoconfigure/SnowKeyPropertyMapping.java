@@ -10,7 +10,7 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.SequenceScope;
 import org.snowkey.keygen.config.SettingText;
-import org.snowkey.keygen.lease.KnownLeaseBackend;
+import org.snowkey.keygen.store.KnownStore;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.springframework.util.ClassUtils;
@@ -18,7 +18,7 @@ import org.springframework.util.ClassUtils;
 /**
  * The one table between {@code snowkey.*} properties and key generator props, one per key generator: used to build
  * the props, and to say which {@code snowkey.*} property an {@link InvalidSettingException} of the key generator is
- * about. The prop names come from the plugin ({@link PropertyNames}, {@link SegmentProps}, {@link KnownLeaseBackend});
+ * about. The prop names come from the plugin ({@link PropertyNames}, {@link SegmentProps}, {@link KnownStore});
  * defaults are not restated here: a {@code snowkey.*} property that is not set emits no prop, and the key generator
  * applies its own default. The two key generators need two tables: both have a {@code jdbc-url} prop, and each maps
  * it from a property of its own ({@code snowkey.jdbc.url}, {@code snowkey.segment.jdbc.url}).
@@ -45,14 +45,14 @@ public final class SnowKeyPropertyMapping {
         add(PropertyNames.LEASE_ACQUIRE_TIMEOUT_MILLISECONDS, "snowkey.lease.acquire-timeout", p -> p.getLease().getAcquireTimeout());
         add(PropertyNames.INSTANCE_ID, "snowkey.lease.instance-id", p -> p.getLease().getInstanceId());
         // A backend's props are spelled <registry>-<name>, its properties snowkey.<registry>.<name>.
-        addBackend(KnownLeaseBackend.ZOOKEEPER, "server-lists", p -> p.getZookeeper().getServerLists());
-        addBackend(KnownLeaseBackend.ZOOKEEPER, "namespace", p -> p.getZookeeper().getNamespace());
-        addBackend(KnownLeaseBackend.ZOOKEEPER, "digest", p -> p.getZookeeper().getDigest());
-        addBackend(KnownLeaseBackend.JDBC, "url", p -> p.getJdbc().getUrl());
-        addBackend(KnownLeaseBackend.JDBC, "username", p -> p.getJdbc().getUsername());
-        addBackend(KnownLeaseBackend.JDBC, "password", p -> p.getJdbc().getPassword());
-        addBackend(KnownLeaseBackend.JDBC, "table", p -> p.getJdbc().getTable());
-        addBackend(KnownLeaseBackend.JDBC, "create-table", p -> p.getJdbc().getCreateTable());
+        addBackend(KnownStore.ZOOKEEPER, "server-lists", p -> p.getZookeeper().getServerLists());
+        addBackend(KnownStore.ZOOKEEPER, "namespace", p -> p.getZookeeper().getNamespace());
+        addBackend(KnownStore.ZOOKEEPER, "digest", p -> p.getZookeeper().getDigest());
+        addBackend(KnownStore.JDBC, "url", p -> p.getJdbc().getUrl());
+        addBackend(KnownStore.JDBC, "username", p -> p.getJdbc().getUsername());
+        addBackend(KnownStore.JDBC, "password", p -> p.getJdbc().getPassword());
+        addBackend(KnownStore.JDBC, "table", p -> p.getJdbc().getTable());
+        addBackend(KnownStore.JDBC, "create-table", p -> p.getJdbc().getCreateTable());
 
         addSegment(SegmentProps.ALLOCATOR, "allocator", p -> p.getSegment().getAllocator());
         addSegment(SegmentProps.KEY, "key", p -> p.getSegment().getKey());
@@ -64,14 +64,14 @@ public final class SnowKeyPropertyMapping {
         addSegment(SegmentSettings.PREFETCH_PERCENT, "prefetch-percent", p -> p.getSegment().getPrefetchPercent());
         addSegment(SegmentSettings.FETCH_TIMEOUT_MILLISECONDS, "fetch-timeout", p -> p.getSegment().getFetchTimeout());
         // The allocator's props are spelled as the lease's (<registry>-<name>), its properties snowkey.segment.<registry>.<name>.
-        addSegmentBackend(KnownLeaseBackend.ZOOKEEPER, "server-lists", p -> p.getSegment().getZookeeper().getServerLists());
-        addSegmentBackend(KnownLeaseBackend.ZOOKEEPER, "namespace", p -> p.getSegment().getZookeeper().getNamespace());
-        addSegmentBackend(KnownLeaseBackend.ZOOKEEPER, "digest", p -> p.getSegment().getZookeeper().getDigest());
-        addSegmentBackend(KnownLeaseBackend.JDBC, "url", p -> p.getSegment().getJdbc().getUrl());
-        addSegmentBackend(KnownLeaseBackend.JDBC, "username", p -> p.getSegment().getJdbc().getUsername());
-        addSegmentBackend(KnownLeaseBackend.JDBC, "password", p -> p.getSegment().getJdbc().getPassword());
-        addSegmentBackend(KnownLeaseBackend.JDBC, "table", p -> p.getSegment().getJdbc().getTable());
-        addSegmentBackend(KnownLeaseBackend.JDBC, "create-table", p -> p.getSegment().getJdbc().getCreateTable());
+        addSegmentBackend(KnownStore.ZOOKEEPER, "server-lists", p -> p.getSegment().getZookeeper().getServerLists());
+        addSegmentBackend(KnownStore.ZOOKEEPER, "namespace", p -> p.getSegment().getZookeeper().getNamespace());
+        addSegmentBackend(KnownStore.ZOOKEEPER, "digest", p -> p.getSegment().getZookeeper().getDigest());
+        addSegmentBackend(KnownStore.JDBC, "url", p -> p.getSegment().getJdbc().getUrl());
+        addSegmentBackend(KnownStore.JDBC, "username", p -> p.getSegment().getJdbc().getUsername());
+        addSegmentBackend(KnownStore.JDBC, "password", p -> p.getSegment().getJdbc().getPassword());
+        addSegmentBackend(KnownStore.JDBC, "table", p -> p.getSegment().getJdbc().getTable());
+        addSegmentBackend(KnownStore.JDBC, "create-table", p -> p.getSegment().getJdbc().getCreateTable());
     }
 
     private SnowKeyPropertyMapping() {
@@ -81,16 +81,16 @@ public final class SnowKeyPropertyMapping {
         ENTRIES.put(prop, new Entry(springName, getter, null));
     }
 
-    private static void addBackend(final KnownLeaseBackend backend, final String name, final Function<SnowKeyProperties, Object> getter) {
-        ENTRIES.put(backend.propPrefix() + name, new Entry("snowkey." + backend.registry() + "." + name, getter, backend));
+    private static void addBackend(final KnownStore backend, final String name, final Function<SnowKeyProperties, Object> getter) {
+        ENTRIES.put(backend.propPrefix() + name, new Entry("snowkey." + backend.storeName() + "." + name, getter, backend));
     }
 
     private static void addSegment(final String prop, final String name, final Function<SnowKeyProperties, Object> getter) {
         SEGMENT_ENTRIES.put(prop, new Entry("snowkey.segment." + name, getter, null));
     }
 
-    private static void addSegmentBackend(final KnownLeaseBackend backend, final String name, final Function<SnowKeyProperties, Object> getter) {
-        SEGMENT_ENTRIES.put(backend.propPrefix() + name, new Entry("snowkey.segment." + backend.registry() + "." + name, getter, backend));
+    private static void addSegmentBackend(final KnownStore backend, final String name, final Function<SnowKeyProperties, Object> getter) {
+        SEGMENT_ENTRIES.put(backend.propPrefix() + name, new Entry("snowkey.segment." + backend.storeName() + "." + name, getter, backend));
     }
 
     /** {@code IMPROVED_SNOWFLAKE} prop names to {@code snowkey.*} names. */
@@ -133,7 +133,7 @@ public final class SnowKeyPropertyMapping {
 
     private static Properties toProps(final Map<String, Entry> table, final String backendProperty, final String backendName, final SnowKeyProperties properties,
                                       final ClassLoader classLoader) {
-        KnownLeaseBackend.byRegistry(backendName).filter(each -> !present(each, classLoader)).ifPresent(each -> {
+        KnownStore.byName(backendName).filter(each -> !present(each, classLoader)).ifPresent(each -> {
             throw missing(backendProperty, backendName, each);
         });
         Properties props = new Properties();
@@ -150,11 +150,11 @@ public final class SnowKeyPropertyMapping {
         return props;
     }
 
-    private static boolean present(final KnownLeaseBackend backend, final ClassLoader classLoader) {
-        return ClassUtils.isPresent(backend.providerClass(), classLoader);
+    private static boolean present(final KnownStore backend, final ClassLoader classLoader) {
+        return ClassUtils.isPresent(backend.probeClass(), classLoader);
     }
 
-    private static SnowKeyConfigurationException missing(final String springName, final String shownValue, final KnownLeaseBackend backend) {
+    private static SnowKeyConfigurationException missing(final String springName, final String shownValue, final KnownStore backend) {
         return new SnowKeyConfigurationException(springName, InvalidSettingException.message(springName, shownValue, true, backend.notOnClassPath()), null);
     }
 
@@ -199,6 +199,6 @@ public final class SnowKeyPropertyMapping {
     /**
      * @param backend the lease backend the property belongs to, or null for the generator's and the shared lease properties
      */
-    private record Entry(String springName, Function<SnowKeyProperties, Object> getter, KnownLeaseBackend backend) {
+    private record Entry(String springName, Function<SnowKeyProperties, Object> getter, KnownStore backend) {
     }
 }
