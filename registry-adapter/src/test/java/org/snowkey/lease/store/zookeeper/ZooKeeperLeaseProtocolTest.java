@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.snowkey.lease.AbstractLeaseProtocolContractTest;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /** The lease protocol contract on a real ZooKeeper server (Curator's TestingServer). */
 class ZooKeeperLeaseProtocolTest extends AbstractLeaseProtocolContractTest {

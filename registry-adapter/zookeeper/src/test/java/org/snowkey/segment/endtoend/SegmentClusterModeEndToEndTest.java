@@ -26,10 +26,10 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.snowkey.lease.store.zookeeper.DigestNodeAcls;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeReconciliation;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
+import org.snowkey.store.zookeeper.DigestNodeAcls;
 
 /**
  * ShardingSphere 5.5.2 in Cluster mode on one ZooKeeper server, two instances (JVMs) inserting at once:

@@ -15,9 +15,9 @@ import org.snowkey.keygen.config.GeneratorSettings;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.segment.runtime.SegmentProps;
-import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProps;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.store.jdbc.JdbcStoreProps;
+import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -31,7 +31,7 @@ class SnowKeyPropertiesTest {
     void mirrorsEveryKeyGeneratorProp() {
         Set<String> all = new HashSet<>(PropertyNames.GENERATOR);
         all.addAll(PropertyNames.SHARED_LEASE);
-        all.addAll(ZooKeeperLeaseProps.NAMES);
+        all.addAll(ZooKeeperStoreProps.NAMES);
         all.addAll(JdbcStoreProps.NAMES);
         assertThat(SnowKeyPropertyMapping.names().keySet()).containsExactlyInAnyOrderElementsOf(all);
     }
@@ -39,7 +39,7 @@ class SnowKeyPropertiesTest {
     @Test
     void mirrorsEverySegmentKeyGeneratorProp() {
         Set<String> all = new HashSet<>(SegmentProps.NAMES);
-        all.addAll(ZooKeeperLeaseProps.NAMES);
+        all.addAll(ZooKeeperStoreProps.NAMES);
         all.addAll(JdbcStoreProps.NAMES);
         assertThat(SnowKeyPropertyMapping.segmentNames().keySet()).containsExactlyInAnyOrderElementsOf(all);
         assertThat(SnowKeyPropertyMapping.segmentNames().values()).allMatch(each -> each.startsWith("snowkey.segment."));

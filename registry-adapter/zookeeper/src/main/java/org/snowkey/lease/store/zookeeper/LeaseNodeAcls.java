@@ -16,6 +16,7 @@ import org.snowkey.lease.admin.LeaseAdmin;
 import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.store.zookeeper.DigestNodeAcls;
 
 /**
  * The digest ACL of the lease nodes ({@link DigestNodeAcls}, shared with the segment nodes): the start-up check that every node a pool relies on carries no more than that, and the

@@ -11,13 +11,15 @@ import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.store.zookeeper.ZooKeeperLibraries;
+import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /**
  * {@code lease-registry: zookeeper}, and the backend of ShardingSphere Cluster mode with a ZooKeeper repository.
  * {@link #parse} and {@link #prepare} only validate; {@link PreparedLease#open()} starts the Curator client, and the first grant
  * request acquires.
  */
-public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperLeaseProps.Configured, ZooKeeperStoreSettings> {
+public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperStoreProps.Configured, ZooKeeperStoreSettings> {
 
     public static final String REGISTRY = "zookeeper";
 
@@ -27,18 +29,18 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperLe
 
     @Override
     public Set<String> propertyNames() {
-        return ZooKeeperLeaseProps.NAMES;
+        return ZooKeeperStoreProps.NAMES;
     }
 
     @Override
-    protected ZooKeeperLeaseProps.Configured parseStore(final PropertyReader reader, final LeaseSettings lease) {
-        return ZooKeeperLeaseProps.parse(reader);
+    protected ZooKeeperStoreProps.Configured parseStore(final PropertyReader reader, final LeaseSettings lease) {
+        return ZooKeeperStoreProps.parse(reader);
     }
 
     /** Fills in from a ZooKeeper Cluster mode what the props left unset; nothing is parsed again. */
     @Override
-    protected ZooKeeperStoreSettings complete(final ZooKeeperLeaseProps.Configured parsed, final Optional<ClusterRegistry> cluster, final LeaseSettings lease) {
-        return ZooKeeperLeaseProps.resolve(parsed, cluster, true, lease.acquireTimeoutMillis());
+    protected ZooKeeperStoreSettings complete(final ZooKeeperStoreProps.Configured parsed, final Optional<ClusterRegistry> cluster, final LeaseSettings lease) {
+        return ZooKeeperStoreProps.resolve(parsed, cluster, lease.acquireTimeoutMillis());
     }
 
     @Override

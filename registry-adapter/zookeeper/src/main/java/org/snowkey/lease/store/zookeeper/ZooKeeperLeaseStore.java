@@ -1,7 +1,6 @@
 package org.snowkey.lease.store.zookeeper;
 
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,7 +9,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -21,6 +19,8 @@ import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.StoredLease;
+import org.snowkey.store.zookeeper.ZooKeeperClients;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /**
  * Lease records as persistent ZooKeeper nodes {@code /<namespace>/snowkey/<pool>/workers/<workerId>} holding JSON;
@@ -52,14 +52,17 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     /** Starts the client; connecting happens in the background and each operation waits for it up to the connection timeout. */
     public ZooKeeperLeaseStore(final ZooKeeperStoreSettings settings) {
-        this(settings, null);
+        this(settings, ZooKeeperClients.start(settings));
     }
 
-    /** Tests only: the store over ZooKeeper handles made by {@code handles} (see {@link ZooKeeperClients#start(ZooKeeperStoreSettings, ZookeeperFactory)}). */
-    ZooKeeperLeaseStore(final ZooKeeperStoreSettings settings, final ZookeeperFactory handles) {
+    /**
+     * The store over a client started from {@code settings} elsewhere (the fault sweeps' clients over failing handles);
+     * the store owns it and closes it.
+     */
+    ZooKeeperLeaseStore(final ZooKeeperStoreSettings settings, final CuratorFramework client) {
         this.settings = settings;
         this.root = "/" + settings.namespace() + "/snowkey";
-        client = ZooKeeperClients.start(settings, handles);
+        this.client = client;
         acls = settings.digest() == null ? null : new LeaseNodeAcls(client, settings.digest());
     }
 
@@ -185,17 +188,6 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
             return false;
         } catch (final Exception ex) {
             throw translate("delete " + path, ex);
-        }
-    }
-
-    /** Raw node data, for operators looking at a corrupt record. */
-    public Optional<String> rawData(final String pool, final int workerId) {
-        try {
-            return Optional.of(new String(client.getData().forPath(path(pool, workerId)), StandardCharsets.UTF_8));
-        } catch (final KeeperException.NoNodeException ex) {
-            return Optional.empty();
-        } catch (final Exception ex) {
-            throw translate("read " + path(pool, workerId), ex);
         }
     }
 

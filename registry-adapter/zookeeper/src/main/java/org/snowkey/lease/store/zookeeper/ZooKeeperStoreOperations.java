@@ -12,6 +12,9 @@ import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
+import org.snowkey.store.zookeeper.ZooKeeperClients;
+import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /** {@code LeaseCli --registry zookeeper}, with the command {@code repair-acl}. */
 final class ZooKeeperStoreOperations implements StoreOperations {
@@ -21,23 +24,23 @@ final class ZooKeeperStoreOperations implements StoreOperations {
 
     @Override
     public Map<String, String> options() {
-        return StoreOperations.optionsInOrder("--servers", ZooKeeperLeaseProps.SERVER_LISTS, "--namespace", ZooKeeperLeaseProps.NAMESPACE);
+        return StoreOperations.optionsInOrder("--servers", ZooKeeperStoreProps.SERVER_LISTS, "--namespace", ZooKeeperStoreProps.NAMESPACE);
     }
 
     @Override
     public Secret secret() {
-        return new Secret("digest", ZooKeeperLeaseProps.DIGEST, DIGEST_ENV, "user:password");
+        return new Secret("digest", ZooKeeperStoreProps.DIGEST, DIGEST_ENV, "user:password");
     }
 
     @Override
     public LeaseStore open(final PropertyReader reader, final LeaseSettings lease, final long timeoutMillis) {
-        return new ZooKeeperLeaseStore(ZooKeeperLeaseProps.parse(reader, Optional.empty(), true, timeoutMillis));
+        return new ZooKeeperLeaseStore(ZooKeeperStoreProps.parse(reader, Optional.empty(), timeoutMillis));
     }
 
     /** The segment nodes under {@code --namespace}, read through a client of their own. */
     @Override
     public Optional<OpenRangeLog> openRangeLog(final PropertyReader reader, final long timeoutMillis) {
-        ZooKeeperStoreSettings settings = ZooKeeperLeaseProps.parse(reader, Optional.empty(), true, timeoutMillis);
+        ZooKeeperStoreSettings settings = ZooKeeperStoreProps.parse(reader, Optional.empty(), timeoutMillis);
         CuratorFramework client = ZooKeeperClients.start(settings);
         return Optional.of(OpenRangeLog.of(new ZooKeeperRangeLog(client, settings.namespace()), client::close));
     }

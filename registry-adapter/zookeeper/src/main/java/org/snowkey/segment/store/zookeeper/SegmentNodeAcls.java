@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.snowkey.keygen.segment.RangeUnavailableException;
-import org.snowkey.lease.store.zookeeper.DigestNodeAcls;
+import org.snowkey.store.zookeeper.DigestNodeAcls;
 
 /**
  * With {@code zookeeper-digest} set, the segment nodes of a key must be SnowKey's alone before the first range is taken

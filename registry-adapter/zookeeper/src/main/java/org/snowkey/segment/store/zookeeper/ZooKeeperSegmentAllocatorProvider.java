@@ -13,10 +13,10 @@ import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
 import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
 import org.snowkey.keygen.segment.runtime.SegmentProps;
-import org.snowkey.lease.store.zookeeper.ZooKeeperClients;
-import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProps;
-import org.snowkey.lease.store.zookeeper.ZooKeeperStoreSettings;
+import org.snowkey.store.zookeeper.ZooKeeperClients;
 import org.snowkey.store.zookeeper.ZooKeeperLibraries;
+import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /**
  * {@code segment-allocator: zookeeper}, and the allocator of ShardingSphere Cluster mode with a ZooKeeper repository
@@ -37,7 +37,7 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
 
     @Override
     public Set<String> propertyNames() {
-        return ZooKeeperLeaseProps.NAMES;
+        return ZooKeeperStoreProps.NAMES;
     }
 
     @Override
@@ -45,7 +45,7 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
         // Names Curator's or ZooKeeper's artifact at start-up when one is missing, as the lease backend does.
         ZooKeeperLibraries.REQUIRED.require(SegmentProps.ALLOCATOR + ": " + NAME);
         // Half the fetch timeout at most, so that an INSERT waiting for a range while ZooKeeper is unreachable fails with ZooKeeper's error.
-        return new Parsed(ZooKeeperLeaseProps.parse(reader), Math.min(MAX_CONNECTION_TIMEOUT_MILLIS, sequence.fetchTimeoutMillis() / 2));
+        return new Parsed(ZooKeeperStoreProps.parse(reader), Math.min(MAX_CONNECTION_TIMEOUT_MILLIS, sequence.fetchTimeoutMillis() / 2));
     }
 
     @Override
@@ -53,10 +53,10 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
         if (!(settings instanceof Parsed parsed)) {
             throw new IllegalArgumentException("segment settings " + settings + " were not parsed by the ZooKeeper allocator");
         }
-        return new Prepared(ZooKeeperLeaseProps.resolve(parsed.configured(), cluster, true, parsed.connectionTimeoutMillis()));
+        return new Prepared(ZooKeeperStoreProps.resolve(parsed.configured(), cluster, parsed.connectionTimeoutMillis()));
     }
 
-    private record Parsed(ZooKeeperLeaseProps.Configured configured, long connectionTimeoutMillis) implements SegmentBackendSettings {
+    private record Parsed(ZooKeeperStoreProps.Configured configured, long connectionTimeoutMillis) implements SegmentBackendSettings {
     }
 
     private record Prepared(ZooKeeperStoreSettings store) implements PreparedAllocator {

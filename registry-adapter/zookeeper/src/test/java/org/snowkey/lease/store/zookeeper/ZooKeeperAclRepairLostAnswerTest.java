@@ -37,7 +37,7 @@ class ZooKeeperAclRepairLostAnswerTest {
         try (TestingServer server = new TestingServer(true)) {
             FaultSchedule schedule = new FaultSchedule();
             ZooKeeperFaultSweep.Run run = new ZooKeeperFaultSweep.Run(server.getConnectString(), "repair", new FaultInjectingZooKeeperFactory(schedule), "one");
-            try (ZooKeeperLeaseStore store = FaultInjectedClients.leaseStore(run, DIGEST)) {
+            try (ZooKeeperLeaseStore store = FaultInjectedLeaseStores.open(run, DIGEST)) {
                 long now = System.currentTimeMillis();
                 store.create(new LeaseRecord("p", 0, "genuine", 1, now + LEASE_MILLIS, now + LEASE_MILLIS, LeaseRecord.State.HELD, Ids.layout(3))).orElseThrow();
                 // Someone opened the record and forged it (through the test's calls, which the schedule never breaks).

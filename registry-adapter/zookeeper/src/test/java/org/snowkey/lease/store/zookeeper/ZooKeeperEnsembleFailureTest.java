@@ -23,6 +23,7 @@ import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.WorkerIdCheckpoint;
 import org.snowkey.lease.testing.Ids;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /**
  * ZooKeeper-side failures while a lease is held: the client's session expires, and the server the client talks

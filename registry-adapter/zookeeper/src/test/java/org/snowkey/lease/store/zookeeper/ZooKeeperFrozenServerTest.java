@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.testing.CuttableTcpProxy;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /**
  * A ZooKeeper server that freezes with its connection open (a stopped VM, a partition that drops nothing): a

@@ -59,7 +59,7 @@ class ZooKeeperLeaseFaultSweepTest {
     private void scenario(final ZooKeeperFaultSweep.Run run) {
         // One client for every lease and command of the run: a client costs a session (hundreds of milliseconds here),
         // and the sweep runs the scenario once per fault. The pool's ACL check therefore runs once per run.
-        try (ZooKeeperLeaseStore store = FaultInjectedClients.leaseStore(run, DIGEST);
+        try (ZooKeeperLeaseStore store = FaultInjectedLeaseStores.open(run, DIGEST);
              SweptLeases leases = new SweptLeases(checkpoints.resolve(run.namespace()), () -> new SharedStore(store))) {
             SweptLeases.Survivors survivors = leases.claimRefuseRenewAndReplace(POOL, LAYOUT, OTHER_LAYOUT);
             LeasedWorkerLease successor = survivors.successor();

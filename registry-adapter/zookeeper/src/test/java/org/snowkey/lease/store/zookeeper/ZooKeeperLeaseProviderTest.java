@@ -17,6 +17,8 @@ import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.testing.Ids;
+import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /** Prop validation and scope of the ZooKeeper provider: no registry needed, and prepare() does no I/O. */
 class ZooKeeperLeaseProviderTest {
@@ -85,7 +87,7 @@ class ZooKeeperLeaseProviderTest {
         Optional<ClusterRegistry> cluster = Optional.of(new ClusterRegistry("ZooKeeper", "governance_ds", "zk2:2181,zk1:2181", modeProps));
         assertEquals("zookeeper|zk1:2181,zk2:2181|governance_ds|default", prepare(props(), cluster).scopeKey());
         assertEquals("zookeeper|other:2181|governance_ds|orders", prepare(props("zookeeper-server-lists", "other:2181", "lease-pool", "orders"), cluster).scopeKey());
-        ZooKeeperStoreSettings settings = ZooKeeperLeaseProps.parse(new org.snowkey.keygen.config.PropertyReader(props()), cluster, true, 15_000);
+        ZooKeeperStoreSettings settings = ZooKeeperStoreProps.parse(new org.snowkey.keygen.config.PropertyReader(props()), cluster, 15_000);
         assertEquals("mode:secret", settings.digest(), "the mode's digest guards the leases too");
         assertFalse(settings.toString().contains("secret"), settings.toString());
         Optional<ClusterRegistry> etcd = Optional.of(new ClusterRegistry("etcd", "ns", "http://etcd:2379", new Properties()));

@@ -23,7 +23,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -36,9 +35,11 @@ import org.snowkey.lease.LeaseRuntimeOptions;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.WorkerIdCheckpoint;
+import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.StoredLease;
 import org.snowkey.lease.testing.Ids;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /** What only the ZooKeeper store does: digest ACL, start-up against an unreachable ensemble, the provider, the CLI. */
 class ZooKeeperLeaseStoreTest {

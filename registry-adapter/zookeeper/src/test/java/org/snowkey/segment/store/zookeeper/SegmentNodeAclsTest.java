@@ -29,7 +29,7 @@ import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
-import org.snowkey.lease.store.zookeeper.DigestNodeAcls;
+import org.snowkey.store.zookeeper.DigestNodeAcls;
 
 /**
  * With {@code zookeeper-digest} set, the segment nodes are SnowKey's alone: nodes SnowKey creates (parents included)

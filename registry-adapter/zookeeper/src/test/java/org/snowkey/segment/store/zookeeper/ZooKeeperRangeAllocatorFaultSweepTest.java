@@ -8,10 +8,10 @@ import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.segment.StartValues;
-import org.snowkey.lease.store.zookeeper.FaultInjectedClients;
 import org.snowkey.lease.store.zookeeper.faults.ZooKeeperFaultSweep;
 import org.snowkey.lease.testing.faults.StoreFault;
 import org.snowkey.lease.testing.faults.SweptRanges;
+import org.snowkey.store.zookeeper.FaultInjectedClients;
 
 /**
  * Every ZooKeeper call of the range allocator fails once, in each way ({@link StoreFault}): with a digest, the ACL

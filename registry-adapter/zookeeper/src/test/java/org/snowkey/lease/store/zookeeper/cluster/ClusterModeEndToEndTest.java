@@ -24,7 +24,7 @@ import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.StoredLease;
 import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseStore;
-import org.snowkey.lease.store.zookeeper.ZooKeeperStoreSettings;
+import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /**
  * ShardingSphere 5.5.2 in Cluster mode, two instances (JVMs) at once on one ZooKeeper: {@code IMPROVED_SNOWFLAKE}

@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.zookeeper;
+package org.snowkey.store.zookeeper;
 
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -16,10 +16,11 @@ import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 
 /**
- * SnowKey's digest ACL, shared by the lease nodes ({@link LeaseNodeAcls}) and the segment nodes: what SnowKey gives every
- * node it creates (everyone may read, only the digest user may change), and the check that a node carries no more
- * than that. A node someone else may write is a node someone else may forge or set back, so with a digest configured
- * SnowKey refuses such a node before it relies on it, naming the node and its ACL.
+ * SnowKey's digest ACL, shared by the lease nodes ({@code LeaseNodeAcls}) and the segment nodes
+ * ({@code SegmentNodeAcls}): what SnowKey gives every node it creates (everyone may read, only the digest user may
+ * change), and the check that a node carries no more than that. A node someone else may write is a node someone else
+ * may forge or set back, so with a digest configured SnowKey refuses such a node before it relies on it, naming the node
+ * and its ACL.
  */
 public final class DigestNodeAcls {
 

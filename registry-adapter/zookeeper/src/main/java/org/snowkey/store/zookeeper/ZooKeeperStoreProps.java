@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.zookeeper;
+package org.snowkey.store.zookeeper;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -12,10 +12,11 @@ import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
- * The ZooKeeper props of the key generator, validated without connecting. Explicit props win; in ShardingSphere
- * Cluster mode with a ZooKeeper repository, a missing server list, namespace or digest comes from the mode.
+ * The ZooKeeper props ({@code zookeeper-*}), the same for the worker-id lease and the segment allocator, validated
+ * without connecting. Explicit props win; in ShardingSphere Cluster mode with a ZooKeeper repository, a missing server
+ * list, namespace or digest comes from the mode.
  */
-public final class ZooKeeperLeaseProps {
+public final class ZooKeeperStoreProps {
 
     public static final String SERVER_LISTS = "zookeeper-server-lists";
 
@@ -25,7 +26,7 @@ public final class ZooKeeperLeaseProps {
 
     public static final Set<String> NAMES = Set.of(SERVER_LISTS, NAMESPACE, DIGEST);
 
-    /** Used outside Cluster mode when no namespace is configured: lease nodes then live under {@code /snowkey/snowkey}. */
+    /** Used outside Cluster mode when no namespace is configured: SnowKey's nodes then live under {@code /snowkey/snowkey}. */
     public static final String DEFAULT_NAMESPACE = "snowkey";
 
     /** ShardingSphere's ZooKeeper repository prop holding its digest. */
@@ -35,14 +36,14 @@ public final class ZooKeeperLeaseProps {
 
     private static final Pattern NAMESPACE_NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
 
-    /** Curator's own default; an operation waits this long at most for a connection, bounded by the acquire timeout. */
+    /** Curator's own default; an operation waits this long at most for a connection, bounded by the caller's own timeout. */
     private static final int MAX_CONNECTION_TIMEOUT_MILLIS = 5_000;
 
-    private ZooKeeperLeaseProps() {
-    }
+    /** An operation waits this long at least for a connection. */
+    private static final int MIN_CONNECTION_TIMEOUT_MILLIS = 200;
 
-    /** Stands for the server lists that Cluster mode will supply, in a plan made before the mode is known. */
-    static final String SERVERS_FROM_MODE = "(from the Cluster mode configuration)";
+    private ZooKeeperStoreProps() {
+    }
 
     /**
      * The ZooKeeper props as configured, validated; a null value is not set, and may still come from Cluster mode.
@@ -62,13 +63,12 @@ public final class ZooKeeperLeaseProps {
     /**
      * @param reader the key generator props
      * @param cluster the Cluster mode repository, if any
-     * @param modeResolved false before ShardingSphere said which mode it runs in: missing servers may still come from it
-     * @param acquireTimeoutMillis bounds how long one operation may wait for a connection
+     * @param waitBoundMillis bounds how long one operation may wait for a connection (the lease's acquire timeout, half
+     *        a segment fetch timeout, an operator command's timeout)
      * @throws InvalidSettingException naming the prop and the value
      */
-    public static ZooKeeperStoreSettings parse(final PropertyReader reader, final Optional<ClusterRegistry> cluster, final boolean modeResolved,
-                                               final long acquireTimeoutMillis) {
-        return resolve(parse(reader), cluster, modeResolved, acquireTimeoutMillis);
+    public static ZooKeeperStoreSettings parse(final PropertyReader reader, final Optional<ClusterRegistry> cluster, final long waitBoundMillis) {
+        return resolve(parse(reader), cluster, waitBoundMillis);
     }
 
     /**
@@ -88,20 +88,16 @@ public final class ZooKeeperLeaseProps {
      * The store settings: the props as parsed, and from a ZooKeeper Cluster mode what they leave unset (checked here,
      * since they are not props).
      *
-     * @param modeResolved false before ShardingSphere said which mode it runs in: missing servers may still come from it
-     * @param acquireTimeoutMillis bounds how long one operation may wait for a connection
+     * @param waitBoundMillis bounds how long one operation may wait for a connection
      * @throws InvalidSettingException when no server list is set and the mode supplies none
      */
-    public static ZooKeeperStoreSettings resolve(final Configured configured, final Optional<ClusterRegistry> cluster, final boolean modeResolved,
-                                                 final long acquireTimeoutMillis) {
+    public static ZooKeeperStoreSettings resolve(final Configured configured, final Optional<ClusterRegistry> cluster, final long waitBoundMillis) {
         Optional<ClusterRegistry> zookeeperMode = cluster.filter(each -> "zookeeper".equals(String.valueOf(each.type()).toLowerCase(Locale.ROOT)));
         String servers = configured.serverLists();
         if (servers == null) {
             String fromMode = zookeeperMode.map(ClusterRegistry::serverLists).filter(each -> !each.isBlank()).orElse(null);
             if (fromMode != null) {
                 servers = normalizeServers(fromMode, SERVER_LISTS + " (from the Cluster mode server-lists)");
-            } else if (!modeResolved) {
-                servers = SERVERS_FROM_MODE;
             } else {
                 throw new InvalidSettingException(SERVER_LISTS, null, "required unless ShardingSphere runs in Cluster mode with a ZooKeeper repository; "
                         + "expected host:port[,host:port...], e.g. 127.0.0.1:2181");
@@ -110,8 +106,8 @@ public final class ZooKeeperLeaseProps {
         String namespace = configured.namespace() != null ? configured.namespace()
                 : checkNamespace(zookeeperMode.map(ClusterRegistry::namespace).filter(each -> !each.isBlank()).orElse(DEFAULT_NAMESPACE));
         String digest = configured.digest() != null ? configured.digest()
-                : zookeeperMode.map(each -> each.props() == null ? null : each.props().getProperty(MODE_DIGEST)).map(ZooKeeperLeaseProps::checkDigest).orElse(null);
-        int connectionTimeout = (int) Math.max(200, Math.min(MAX_CONNECTION_TIMEOUT_MILLIS, acquireTimeoutMillis));
+                : zookeeperMode.map(each -> each.props() == null ? null : each.props().getProperty(MODE_DIGEST)).map(ZooKeeperStoreProps::checkDigest).orElse(null);
+        int connectionTimeout = (int) Math.max(MIN_CONNECTION_TIMEOUT_MILLIS, Math.min(MAX_CONNECTION_TIMEOUT_MILLIS, waitBoundMillis));
         return new ZooKeeperStoreSettings(servers, namespace, digest, connectionTimeout);
     }
 
@@ -131,8 +127,8 @@ public final class ZooKeeperLeaseProps {
         return digest;
     }
 
-    /** Trims, validates each host:port and sorts, so that equal ensembles give equal lease scopes. */
-    static String normalizeServers(final String servers, final String prop) {
+    /** Trims, validates each host:port and sorts, so that equal ensembles give equal scopes. */
+    private static String normalizeServers(final String servers, final String prop) {
         String[] entries = servers.split(",");
         for (int i = 0; i < entries.length; i++) {
             String entry = entries[i].trim();

@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.zookeeper;
+package org.snowkey.store.zookeeper;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.snowkey.lease.store.zookeeper.faults.ZooKeeperFaultSweep;
@@ -22,12 +22,7 @@ public final class FaultInjectedClients {
         return new ZooKeeperStoreSettings(run.serverLists(), run.namespace(), digest, CONNECTION_TIMEOUT_MILLIS);
     }
 
-    /** A lease store of the run, as {@code ZooKeeperLeaseProvider} opens one. */
-    public static ZooKeeperLeaseStore leaseStore(final ZooKeeperFaultSweep.Run run, final String digest) {
-        return new ZooKeeperLeaseStore(settings(run, digest), run.handles());
-    }
-
-    /** A started client of the run, as the segment allocator provider opens one. */
+    /** A started client of the run, as the lease store and the segment allocator provider open one. */
     public static CuratorFramework client(final ZooKeeperFaultSweep.Run run, final String digest) {
         return ZooKeeperClients.start(settings(run, digest), run.handles());
     }

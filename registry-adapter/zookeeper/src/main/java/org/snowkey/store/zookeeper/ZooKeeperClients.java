@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.zookeeper;
+package org.snowkey.store.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -26,8 +26,9 @@ public final class ZooKeeperClients {
     }
 
     /**
-     * The same client over ZooKeeper handles made by {@code handles}: a seam for tests only (the store-call fault sweep
-     * gives Curator handles that fail chosen calls), so that what is tested is this configuration, not a copy of it.
+     * The same client over ZooKeeper handles made by {@code handles}: a seam for tests only (the store-call fault sweeps
+     * give Curator handles that fail chosen calls, through the test fixture of this package), so that what is tested is
+     * this configuration, not a copy of it.
      *
      * @param handles Curator's factory of ZooKeeper handles, or null for Curator's own
      */
