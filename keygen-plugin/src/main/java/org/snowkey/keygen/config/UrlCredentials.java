@@ -3,6 +3,7 @@ package org.snowkey.keygen.config;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -69,33 +70,7 @@ public final class UrlCredentials {
      * and percent-decoded: a driver may quote either.
      */
     public static Set<String> secretsIn(final String url) {
-        Set<String> result = new LinkedHashSet<>();
-        if (url == null) {
-            return result;
-        }
-        Matcher oracle = ORACLE_THIN.matcher(url);
-        while (oracle.find()) {
-            add(result, oracle.group(3));
-        }
-        for (String each : userInfos(url)) {
-            int colon = each.indexOf(':');
-            if (colon >= 0) {
-                add(result, each.substring(colon + 1));
-            }
-        }
-        Matcher entry = PAREN_ENTRY.matcher(url);
-        while (entry.find()) {
-            if (SettingText.isSecretName(entry.group(2))) {
-                add(result, entry.group(3).trim());
-            }
-        }
-        for (String segment : parameterSegments(url)) {
-            int equals = segment.indexOf('=');
-            if (equals > 0 && SettingText.isSecretName(segment.substring(0, equals))) {
-                add(result, segment.substring(equals + 1));
-            }
-        }
-        return result;
+        return find(url).secrets();
     }
 
     /**
@@ -104,31 +79,60 @@ public final class UrlCredentials {
      * without credentials, since an unqualified table lies in the connecting user's schema.
      */
     public static Set<String> usersIn(final String url) {
-        Set<String> result = new LinkedHashSet<>();
+        return find(url).users();
+    }
+
+    /**
+     * The users and the secrets a URL carries, found in one pass over each URL form.
+     *
+     * @param users the user names the URL gives ({@link #usersIn})
+     * @param secrets the secret values it carries ({@link #secretsIn})
+     */
+    public record Found(Set<String> users, Set<String> secrets) {
+    }
+
+    /** Parses the credentials of a URL once: the users and the secrets of each form together. */
+    public static Found find(final String url) {
+        Set<String> users = new LinkedHashSet<>();
+        Set<String> secrets = new LinkedHashSet<>();
         if (url == null) {
-            return result;
+            return new Found(users, secrets);
         }
         Matcher oracle = ORACLE_THIN.matcher(url);
         while (oracle.find()) {
-            addNonEmpty(result, oracle.group(2));
+            addNonEmpty(users, oracle.group(2));
+            add(secrets, oracle.group(3));
         }
         for (String each : userInfos(url)) {
             int colon = each.indexOf(':');
-            addNonEmpty(result, colon >= 0 ? each.substring(0, colon) : each);
+            addNonEmpty(users, colon >= 0 ? each.substring(0, colon) : each);
+            if (colon >= 0) {
+                add(secrets, each.substring(colon + 1));
+            }
         }
         Matcher entry = PAREN_ENTRY.matcher(url);
         while (entry.find()) {
             if (USER_KEYS.contains(entry.group(2).toLowerCase(Locale.ROOT))) {
-                addNonEmpty(result, entry.group(3).trim());
+                addNonEmpty(users, entry.group(3).trim());
+            }
+            if (SettingText.isSecretName(entry.group(2))) {
+                add(secrets, entry.group(3).trim());
             }
         }
         for (String segment : parameterSegments(url)) {
             int equals = segment.indexOf('=');
-            if (equals > 0 && USER_KEYS.contains(segment.substring(0, equals).trim().toLowerCase(Locale.ROOT))) {
-                addNonEmpty(result, segment.substring(equals + 1));
+            if (equals > 0) {
+                String key = segment.substring(0, equals);
+                String value = segment.substring(equals + 1);
+                if (USER_KEYS.contains(key.trim().toLowerCase(Locale.ROOT))) {
+                    addNonEmpty(users, value);
+                }
+                if (SettingText.isSecretName(key)) {
+                    add(secrets, value);
+                }
             }
         }
-        return result;
+        return new Found(Collections.unmodifiableSet(users), Collections.unmodifiableSet(secrets));
     }
 
     private static void addNonEmpty(final Set<String> values, final String value) {
