@@ -21,7 +21,7 @@ import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.testing.Ids;
 
 /**
- * The grants the README promises are enough: after the DDL, a user with only SELECT, INSERT and UPDATE on the lease
+ * The grants docs/operations.md ("Security") promises are enough: after the DDL, a user with only SELECT, INSERT and UPDATE on the lease
  * table acquires, renews and releases, on a real PostgreSQL; and that user can neither delete rows nor drop the table.
  */
 class JdbcLeastPrivilegeTest {
