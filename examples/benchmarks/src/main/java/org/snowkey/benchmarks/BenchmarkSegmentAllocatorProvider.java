@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;

@@ -17,7 +17,7 @@ import java.util.TreeSet;
 import java.util.concurrent.locks.LockSupport;
 
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;

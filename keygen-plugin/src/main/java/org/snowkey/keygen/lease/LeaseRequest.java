@@ -1,9 +1,9 @@
 package org.snowkey.keygen.lease;
 
 import java.util.Optional;
-import java.util.Properties;
 
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
  * What a lease backend needs to prepare a lease: its own settings as its {@link WorkerLeaseProvider#parse} returned
@@ -27,16 +27,5 @@ public record LeaseRequest(LeaseBackendSettings backend, IdLayout layout, Option
             throw new IllegalArgumentException("lease settings " + backend + " were not parsed by the provider that expects " + type.getName());
         }
         return type.cast(backend);
-    }
-
-    /**
-     * The cluster repository of a ShardingSphere mode configuration, free of ShardingSphere types.
-     *
-     * @param type repository type, e.g. {@code ZooKeeper}
-     * @param namespace the governance namespace
-     * @param serverLists the server addresses as configured
-     * @param props the repository props
-     */
-    public record ClusterRegistry(String type, String namespace, String serverLists, Properties props) {
     }
 }

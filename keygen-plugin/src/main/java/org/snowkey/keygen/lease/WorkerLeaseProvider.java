@@ -7,7 +7,7 @@ import java.util.Set;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
  * A lease backend, found through {@link java.util.ServiceLoader} by its {@link #registry()} name, the value of

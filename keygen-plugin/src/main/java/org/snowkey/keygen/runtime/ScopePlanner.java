@@ -20,11 +20,11 @@ import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.KnownLeaseBackend;
 import org.snowkey.keygen.lease.LeaseBackendSettings;
 import org.snowkey.keygen.lease.LeaseRequest;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.StaticHighWaterMarks;
 import org.snowkey.keygen.lease.StaticWorkerLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
+import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
  * Turns props into settings and settings into a {@link ScopePlan}, without I/O and without touching the live scopes

@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
  * The Cluster mode registries ShardingSphere has handed to any SnowKey algorithm of this JVM. ShardingSphere 5.1.2

@@ -2,7 +2,7 @@ package org.snowkey.keygen.shardingsphere;
 
 import java.util.Optional;
 
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
  * A SnowKey key generate algorithm of the 5.5 line that binds its generator (and lease) when ShardingSphere hands

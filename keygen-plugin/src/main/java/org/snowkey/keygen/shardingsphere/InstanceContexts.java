@@ -21,7 +21,7 @@ import org.apache.shardingsphere.infra.rule.ShardingSphereRule;
 import org.apache.shardingsphere.mode.manager.ContextManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 

@@ -9,7 +9,7 @@ import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.SequenceScope;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.runtime.ScopePlan;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeySettings;

@@ -5,7 +5,7 @@ import java.util.Properties;
 
 import org.apache.shardingsphere.infra.config.mode.ModeConfiguration;
 import org.apache.shardingsphere.mode.repository.cluster.ClusterPersistRepositoryConfiguration;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
  * Reads the cluster repository out of ShardingSphere's mode configuration into a type of our own.

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.StreamNames;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings;
 import org.snowkey.keygen.segment.runtime.SegmentPlan;

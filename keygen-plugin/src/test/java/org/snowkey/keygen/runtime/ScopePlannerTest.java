@@ -19,12 +19,12 @@ import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.lease.KnownLeaseBackend;
 import org.snowkey.keygen.lease.LeaseBackendSettings;
 import org.snowkey.keygen.lease.LeaseRequest;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.StaticHighWaterMarks;
 import org.snowkey.keygen.lease.StaticWorkerLease;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
 
 /**

@@ -11,10 +11,10 @@ import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseBackendSettings;
 import org.snowkey.keygen.lease.LeaseRequest;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 

@@ -11,7 +11,7 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.InvalidSettingException;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 
 class SegmentPlannerTest {
 

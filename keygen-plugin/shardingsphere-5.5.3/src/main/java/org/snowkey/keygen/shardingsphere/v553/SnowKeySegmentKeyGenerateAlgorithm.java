@@ -8,7 +8,7 @@ import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContex
 import org.apache.shardingsphere.infra.algorithm.keygen.spi.KeyGenerateAlgorithm;
 import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContext;
 import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContextAware;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.shardingsphere.InstanceContextBound;
 import org.snowkey.keygen.shardingsphere.InstanceContexts;

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
+import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
  * The ZooKeeper props of the key generator, validated without connecting. Explicit props win; in ShardingSphere

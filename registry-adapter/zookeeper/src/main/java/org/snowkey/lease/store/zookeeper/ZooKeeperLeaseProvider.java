@@ -4,8 +4,8 @@ import java.util.Optional;
 import java.util.Set;
 
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.PreparedLease;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.admin.StoreOperations;

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.lease.LeaseRequest.ClusterRegistry;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
+import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.testing.Ids;
 
