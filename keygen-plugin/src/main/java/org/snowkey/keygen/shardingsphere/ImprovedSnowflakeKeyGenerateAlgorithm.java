@@ -1,7 +1,6 @@
 package org.snowkey.keygen.shardingsphere;
 
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -48,7 +47,7 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
     public Collection<? extends Comparable<?>> generateKeys(final AlgorithmSQLContext context, final int keyGenerateCount) {
         SequenceStream stream = context == null ? binding.stream(null, null) : binding.stream(context.getDatabaseName(), context.getTableName());
         if (keyGenerateCount == 1) {
-            return Collections.singletonList(stream.nextId());
+            return new SingleKey(stream.nextId());
         }
         return stream.nextIds(keyGenerateCount);
     }

@@ -6,13 +6,13 @@ import java.util.NoSuchElementException;
 import java.util.RandomAccess;
 
 /**
- * The one key of a single-row INSERT, as the immutable list {@code generateKeys(ctx, 1)} returns. It holds the key
- * unboxed and boxes it when read, like {@code SegmentBatch}, with an iterator that holds the key itself: when the
- * caller reads the key at once (iterating the collection and unboxing, as the benchmark reads it), the JIT drops the
- * list, the iterator and the {@code Long}. With {@code Collections.singletonList(Long)} the {@code Long} stayed (24
- * bytes a key; {@code AbstractList}'s own iterator kept it too): on a busy 2-core machine that took the SPI from within
- * 2x of {@code SegmentSequence.nextId()} to 0.43x (issue 13). Where ShardingSphere keeps the keys, a {@code Long} per
- * key is allocated when it reads them, as before. Public for the line adapters that return keys the 5.5 way (5.5.3).
+ * The one key of a single-row INSERT, as the immutable list {@code generateKeys(ctx, 1)} of both key generators
+ * returns. It holds the key unboxed and boxes it when read, like {@code SegmentBatch}, with an iterator that holds the
+ * key itself: when the caller reads the key at once (iterating the collection and unboxing), the JIT can drop the list,
+ * the iterator and the {@code Long}. {@code Collections.singletonList(Long)} keeps the {@code Long} (24 bytes a key, and
+ * {@code AbstractList}'s own iterator keeps it too), and that allocation is a large share of the cost of one key on
+ * a busy machine. Where ShardingSphere keeps the keys, a {@code Long} per key is allocated when it reads them.
+ * Public for the line adapters that return keys the 5.5 way (5.5.3).
  */
 public final class SingleKey extends AbstractList<Long> implements RandomAccess {
 

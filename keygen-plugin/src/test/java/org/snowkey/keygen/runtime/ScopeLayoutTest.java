@@ -135,4 +135,63 @@ class ScopeLayoutTest {
             reopening.release(secondContext);
         }
     }
+
+    /**
+     * Review of the epoch-relative mark: a static worker id reopened in this JVM with another worker-id-bits,
+     * sequence-low-bits or epoch, with the wall clock stepped back (NTP) between the close and the reopen, and one
+     * near the top of the 41 timestamp bits. Every id of the second generation lies above the first's (the timestamp
+     * bits are the same top 41 bits in every layout), or the second generation refuses to issue, naming why.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "worker-id-bits=13;sequence-low-bits=1, worker-id-bits=10;sequence-low-bits=1, -5000",
+            "worker-id-bits=10;sequence-low-bits=1, worker-id-bits=13;sequence-low-bits=4, 0",
+            "sequence-low-bits=1, sequence-low-bits=3;epoch=2024-01-01T00:00:00Z, -1000",
+            "epoch=2025-01-01T00:00:00Z, epoch=2025-01-01T00:00:00Z, -60000",
+            "epoch=2025-01-01T00:00:00Z, epoch=2025-01-01T00:00:02Z, -1000"})
+    void aStaticWorkerIdReopenedWithAnotherLayoutOrAClockSteppedBackNeverRepeatsAnId(final String firstLayout, final String secondLayout,
+                                                                                    final long wallClockStep) {
+        reopenAndCheck(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli(), firstLayout, secondLayout, wallClockStep);
+    }
+
+    /** The same near the top of the 41 timestamp bits (epoch 1970, wall clock 100 ms before they run out): the reopened scope ends cleanly. */
+    @ParameterizedTest
+    @CsvSource({"0, -50", "0, 0", "1, 0"})
+    void aStaticWorkerIdReopenedNearTheTopOfTheTimestampBitsEndsWithoutRepeating(final long epochMillis, final long wallClockStep) {
+        String layout = "epoch=" + Instant.ofEpochMilli(epochMillis);
+        reopenAndCheck(org.snowkey.keygen.layout.IdLayout.MAX_TIMESTAMP - 100, layout, layout, wallClockStep);
+    }
+
+    private void reopenAndCheck(final long startMillis, final String firstLayout, final String secondLayout, final long wallClockStep) {
+        ManualClock clock = new ManualClock(startMillis).advanceOnPause(true);
+        SnowKeyRuntime reopening = new SnowKeyRuntime(clock, hook -> { }, Scope.Waiting.PARK);
+        Object firstContext = new Object();
+        IdGenerator first = reopening.generator(plan(layoutProps(firstLayout)), firstContext);
+        Set<Long> issued = new HashSet<>();
+        long highestFirst = 0;
+        for (int i = 0; i < 200; i++) {
+            long id = first.stream("t_order").nextId();
+            issued.add(id);
+            highestFirst = Math.max(highestFirst, id);
+        }
+        reopening.release(firstContext);
+        clock.set(clock.millis() + wallClockStep);
+        Object secondContext = new Object();
+        try {
+            IdGenerator second = reopening.generator(plan(layoutProps(secondLayout)), secondContext);
+            for (int i = 0; i < 200; i++) {
+                long id = second.stream("t_order").nextId();
+                assertTrue(issued.add(id), "id " + id + " of the reopened scope (" + secondLayout + ") was issued by the first one (" + firstLayout + ")");
+                assertTrue(id > highestFirst, "the reopened scope continues above the first one's ids: " + id + " after " + highestFirst);
+            }
+        } catch (final IdUnavailableException refused) {
+            assertTrue(refused.getMessage().contains("starts at") || refused.getMessage().contains("ran out"), refused.getMessage());
+        } finally {
+            reopening.release(secondContext);
+        }
+    }
+
+    private static String[] layoutProps(final String layout) {
+        return java.util.Arrays.stream(layout.split(";")).flatMap(each -> java.util.Arrays.stream(each.split("=", 2))).toArray(String[]::new);
+    }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -41,8 +43,10 @@ class ImprovedSnowflakeConfigurationTest {
     void isFoundByShardingSphereUnderItsType() {
         KeyGenerateAlgorithm algorithm = TypedSPILoader.getService(KeyGenerateAlgorithm.class, "IMPROVED_SNOWFLAKE", props("worker-id", "31"));
         assertTrue(algorithm instanceof ImprovedSnowflakeKeyGenerateAlgorithm);
-        Comparable<?> key = algorithm.generateKeys(new AlgorithmSQLContext("db", "db", "t_order", "order_id"), 1).iterator().next();
+        Collection<? extends Comparable<?>> keys = algorithm.generateKeys(new AlgorithmSQLContext("db", "db", "t_order", "order_id"), 1);
+        Comparable<?> key = keys.iterator().next();
         assertTrue(key instanceof Long);
+        assertEquals(List.of(key), keys, "one key reads as a one-element List<Long>, as SNOWKEY_SEGMENT's does");
         assertEquals(31, ((ImprovedSnowflakeKeyGenerateAlgorithm) algorithm).boundGenerator().decode((Long) key).workerId());
     }
 

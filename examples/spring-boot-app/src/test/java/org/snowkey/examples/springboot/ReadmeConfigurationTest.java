@@ -10,17 +10,20 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 
-/** The ShardingSphere YAML that README.md shows is the one this application runs and its tests exercise, word for word. */
+/**
+ * The ShardingSphere YAML that the Spring Boot guide (docs/spring-boot.md, linked from README.md) shows is the one this
+ * application runs and its tests exercise, word for word.
+ */
 class ReadmeConfigurationTest {
 
     @Test
-    void readmeShowsTheExamplesShardingSphereYamlInFull() throws IOException {
+    void theSpringBootGuideShowsTheExamplesShardingSphereYamlInFull() throws IOException {
         // Tests run in the module's directory: examples/<module>.
-        String readme = Files.readString(Path.of("../../README.md"), StandardCharsets.UTF_8);
+        String guide = Files.readString(Path.of("../../docs/spring-boot.md"), StandardCharsets.UTF_8);
         String yaml;
         try (InputStream in = ReadmeConfigurationTest.class.getResourceAsStream("/orders.yaml")) {
             yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        assertThat(readme).contains("```yaml\n" + yaml + "```");
+        assertThat(guide).contains("```yaml\n" + yaml + "```");
     }
 }

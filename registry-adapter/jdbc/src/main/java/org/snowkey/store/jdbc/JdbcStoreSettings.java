@@ -44,11 +44,23 @@ public record JdbcStoreSettings(String url, String username, String password, Jd
      * reach two lease tables, two pools; stripping the URL's user with its password made them one scope, and the JVM
      * then issued the ids of bob's key generator on a worker id of alice's pool, which bob's other instances may hold
      * too. Which user a driver prefers when both are set differs, so both are kept; one table reached under two
-     * spellings costs an extra worker id, never uniqueness. Never a secret.
+     * spellings costs an extra worker id, never uniqueness. The URL's users are kept as written, in order, repeats
+     * included ({@link UrlCredentials#usersAsWritten}), and escaped so that no name forges a separator: which one a
+     * driver connects as depends on all of that ({@code ?user=bob&user=alice} is alice, {@code ?user=bob&user=alice&user=bob}
+     * bob; pgjdbc ignores {@code ?USER=alice}; {@code ?user=a,b} is the user "a,b"). Never a secret.
      */
     public String scopeIdentity() {
-        String urlUsers = String.join(",", UrlCredentials.usersIn(url));
-        return safeUrl() + "|" + table.value() + (username == null ? "" : "|user=" + username) + (urlUsers.isEmpty() ? "" : "|url-user=" + urlUsers);
+        StringBuilder urlUsers = new StringBuilder();
+        for (String each : UrlCredentials.usersAsWritten(url)) {
+            urlUsers.append(urlUsers.isEmpty() ? "" : ",").append(escaped(each));
+        }
+        return safeUrl() + "|" + table.value() + (username == null ? "" : "|user=" + escaped(username))
+                + (urlUsers.isEmpty() ? "" : "|url-user=" + urlUsers);
+    }
+
+    /** A name in a scope key, with the key's separators (and the escape itself) percent-encoded. */
+    private static String escaped(final String name) {
+        return name.replace("%", "%25").replace(",", "%2C").replace("|", "%7C");
     }
 
     /** Every string that must never reach a message: the password, the URL as written and the credentials inside it. */

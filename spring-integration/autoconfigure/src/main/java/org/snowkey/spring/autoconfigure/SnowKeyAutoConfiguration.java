@@ -1,7 +1,6 @@
 package org.snowkey.spring.autoconfigure;
 
 import java.util.Optional;
-import java.util.Properties;
 
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.mode.ClusterRegistry;
@@ -43,46 +42,37 @@ public class SnowKeyAutoConfiguration {
     }
 
     /**
-     * Parses the settings once, publishes them as the JVM's key generator defaults, then joins their scope. The
-     * defaults are JVM-wide because ShardingSphere builds its key generators outside Spring: the context that started
-     * last wins. The bean plans with the Cluster mode ShardingSphere has shown in this JVM; before any has, without it,
-     * and a YAML key generator inheriting these settings that the mode would send to another store then fails to bind
-     * naming both ({@link PlansWithoutMode}).
+     * Parses and plans the settings once, publishes them as the JVM's key generator defaults
+     * ({@link SnowKeyPropertyMapping#publish}), then joins their scope. The bean plans with the Cluster mode
+     * ShardingSphere has shown in this JVM; before any has, without it, and a YAML key generator inheriting these
+     * settings that the mode would send to another store then fails to bind naming both ({@link PlansWithoutMode}).
      *
      * @param classLoader where the lease backends are looked for: a {@code snowkey.<backend>.*} property is emitted
      *                    only when its backend is there
      */
     static SnowKeyIdGenerator start(final SnowKeyRuntime runtime, final ScopePlanner planner, final SnowKeyProperties properties,
                                     final ClassLoader classLoader) {
-        Properties props;
-        SnowKeySettings settings;
-        ScopePlan plan;
         // A Cluster mode ShardingSphere already showed in this JVM: plan as the key generators inheriting these settings did.
         Optional<ClusterRegistry> mode = PlansWithoutMode.clusterRegistryOfThisJvm();
-        try {
-            props = SnowKeyPropertyMapping.toProps(properties, classLoader);
-            settings = planner.parse(props);
-            plan = planner.plan(settings, mode);
-        } catch (final InvalidSettingException ex) {
-            // Keep invalid settings away from key generators built later in this JVM.
-            planner.setDefaults(new Properties());
-            throw SnowKeyPropertyMapping.translate(ex, properties);
-        } catch (final SnowKeyConfigurationException ex) {
-            planner.setDefaults(new Properties());
-            throw ex;
-        }
-        planner.setDefaults(props);
+        Planned planned = SnowKeyPropertyMapping.SNOWFLAKE.publish(properties, classLoader, props -> {
+            SnowKeySettings settings = planner.parse(props);
+            return new Planned(settings, planner.plan(settings, mode));
+        }, planner::setDefaults);
+        ScopePlan plan = planned.plan();
         try {
             SnowKeyIdGenerator generator = SnowKeyIdGenerator.open(runtime, plan);
             if (mode.isEmpty()) {
-                PlansWithoutMode.workerIdsPlanned(settings.props(), plan.scopeKey(), "the SnowKeyIdGenerator bean", () -> !generator.isClosed());
+                PlansWithoutMode.workerIdsPlanned(planned.settings().props(), plan.scopeKey(), "the SnowKeyIdGenerator bean", () -> !generator.isClosed());
             }
             return generator;
         } catch (final InvalidSettingException ex) {
-            throw SnowKeyPropertyMapping.translate(ex, properties);
+            throw SnowKeyPropertyMapping.SNOWFLAKE.translate(ex, properties);
         } catch (final RuntimeException ex) {
             throw new SnowKeyLeaseException("SnowKey could not obtain a worker id during start-up (scope " + plan.scopeKey() + "): " + ex.getMessage(), ex);
         }
+    }
+
+    private record Planned(SnowKeySettings settings, ScopePlan plan) {
     }
 
     /** Always there, so that invalid {@code snowkey.segment.*} values fail start-up even where no allocator is set. */

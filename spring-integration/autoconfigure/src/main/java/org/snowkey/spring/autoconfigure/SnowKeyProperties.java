@@ -222,19 +222,20 @@ public class SnowKeyProperties {
         }
     }
 
-    /** ZooKeeper leases (snowkey.lease.registry=zookeeper). */
+    /**
+     * A ZooKeeper ensemble: the worker-id lease's under {@code snowkey.zookeeper.*} (snowkey.lease.registry=zookeeper),
+     * the segment allocator's under {@code snowkey.segment.zookeeper.*} (snowkey.segment.allocator=zookeeper). Where
+     * the two uses differ, the descriptions IDEs show come from additional-spring-configuration-metadata.json.
+     */
     public static class ZooKeeper {
 
         /** host:port[,host:port...] of the ensemble. Default: the server lists of ShardingSphere's Cluster mode. */
         private String serverLists;
 
-        /**
-         * Lease nodes live at /namespace/snowkey/pool/workers/workerId. Default: the Cluster mode namespace, else
-         * "snowkey".
-         */
+        /** The namespace SnowKey's nodes live under (/namespace/snowkey/...). Default: the Cluster mode namespace, else "snowkey". */
         private String namespace;
 
-        /** user:password; lease nodes then carry a digest ACL: anyone may read, only this user may write or delete. */
+        /** user:password; SnowKey's nodes then carry a digest ACL: anyone may read, only this user may write or delete. */
         private String digest;
 
         public String getServerLists() {
@@ -262,10 +263,14 @@ public class SnowKeyProperties {
         }
     }
 
-    /** Database table leases (snowkey.lease.registry=jdbc). */
+    /**
+     * A database: the worker-id lease's under {@code snowkey.jdbc.*} (snowkey.lease.registry=jdbc), the segment
+     * allocator's under {@code snowkey.segment.jdbc.*} (snowkey.segment.allocator=jdbc). Where the two uses differ, the
+     * descriptions IDEs show come from additional-spring-configuration-metadata.json.
+     */
     public static class Jdbc {
 
-        /** JDBC URL of the database holding the lease table (H2, MySQL/MariaDB, PostgreSQL). */
+        /** JDBC URL of the database holding SnowKey's table (H2, MySQL/MariaDB, PostgreSQL). */
         private String url;
 
         /** Database user. */
@@ -274,10 +279,10 @@ public class SnowKeyProperties {
         /** Database password; never logged or shown in messages. */
         private String password;
 
-        /** Lease table name (letters, digits, '_', optionally schema-qualified). */
+        /** SnowKey's table name (letters, digits, '_', optionally schema-qualified). */
         private String table;
 
-        /** Whether to create the lease table when it is missing; set false and run the DDL yourself. */
+        /** Whether to create SnowKey's tables when they are missing; set false and run the DDL yourself. */
         private Boolean createTable;
 
         public String getUrl() {
@@ -324,8 +329,9 @@ public class SnowKeyProperties {
     /**
      * The {@code SNOWKEY_SEGMENT} key generator (dense keys below 2^53 from ranges of a central allocator): defaults of
      * every such YAML key generator, and, with an allocator set, the {@code SnowKeySegments} bean. Its allocator has
-     * connection settings of its own ({@code snowkey.segment.jdbc.*}, {@code snowkey.segment.zookeeper.*}), apart from
-     * the worker-id lease's: the two may live in different stores, and the lease table is not a segment table.
+     * connection settings of its own ({@code snowkey.segment.jdbc.*}, {@code snowkey.segment.zookeeper.*}), of the same
+     * classes as the worker-id lease's but apart from them: the two may live in different stores, and the lease table
+     * is not a segment table.
      */
     public static class Segment {
 
@@ -368,9 +374,9 @@ public class SnowKeyProperties {
         @DurationUnit(ChronoUnit.MILLIS)
         private Duration fetchTimeout;
 
-        private final SegmentJdbc jdbc = new SegmentJdbc();
+        private final Jdbc jdbc = new Jdbc();
 
-        private final SegmentZooKeeper zookeeper = new SegmentZooKeeper();
+        private final ZooKeeper zookeeper = new ZooKeeper();
 
         public String getAllocator() {
             return allocator;
@@ -444,108 +450,12 @@ public class SnowKeyProperties {
             this.fetchTimeout = fetchTimeout;
         }
 
-        public SegmentJdbc getJdbc() {
+        public Jdbc getJdbc() {
             return jdbc;
         }
 
-        public SegmentZooKeeper getZookeeper() {
+        public ZooKeeper getZookeeper() {
             return zookeeper;
-        }
-    }
-
-    /** The segment allocator's database (snowkey.segment.allocator=jdbc). */
-    public static class SegmentJdbc {
-
-        /** JDBC URL of the database holding the counter table (H2, MySQL/MariaDB, PostgreSQL). */
-        private String url;
-
-        /** Database user. */
-        private String username;
-
-        /** Database password; never logged or shown in messages. */
-        private String password;
-
-        /** Counter table name (letters, digits, '_', optionally schema-qualified); its range log is this name plus _log. Default snowkey_segment. */
-        private String table;
-
-        /** Whether to create the counter and log tables when they are missing; set false and run the DDL yourself. */
-        private Boolean createTable;
-
-        public String getUrl() {
-            return url;
-        }
-
-        public void setUrl(final String url) {
-            this.url = url;
-        }
-
-        public String getUsername() {
-            return username;
-        }
-
-        public void setUsername(final String username) {
-            this.username = username;
-        }
-
-        public String getPassword() {
-            return password;
-        }
-
-        public void setPassword(final String password) {
-            this.password = password;
-        }
-
-        public String getTable() {
-            return table;
-        }
-
-        public void setTable(final String table) {
-            this.table = table;
-        }
-
-        public Boolean getCreateTable() {
-            return createTable;
-        }
-
-        public void setCreateTable(final Boolean createTable) {
-            this.createTable = createTable;
-        }
-    }
-
-    /** The segment allocator's ZooKeeper (snowkey.segment.allocator=zookeeper): counter nodes under /namespace/snowkey/segments. */
-    public static class SegmentZooKeeper {
-
-        /** host:port[,host:port...] of the ensemble. Default: the server lists of ShardingSphere's Cluster mode (YAML key generators only). */
-        private String serverLists;
-
-        /** Counter nodes live at /namespace/snowkey/segments/key. Default: the Cluster mode namespace, else "snowkey". */
-        private String namespace;
-
-        /** user:password; counter and log nodes then carry a digest ACL: anyone may read, only this user may write or delete. */
-        private String digest;
-
-        public String getServerLists() {
-            return serverLists;
-        }
-
-        public void setServerLists(final String serverLists) {
-            this.serverLists = serverLists;
-        }
-
-        public String getNamespace() {
-            return namespace;
-        }
-
-        public void setNamespace(final String namespace) {
-            this.namespace = namespace;
-        }
-
-        public String getDigest() {
-            return digest;
-        }
-
-        public void setDigest(final String digest) {
-            this.digest = digest;
         }
     }
 }

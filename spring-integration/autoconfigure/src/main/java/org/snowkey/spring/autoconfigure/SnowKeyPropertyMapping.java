@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.snowkey.keygen.config.InvalidSettingException;
@@ -16,128 +17,112 @@ import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.springframework.util.ClassUtils;
 
 /**
- * The one table between {@code snowkey.*} properties and key generator props, one per key generator: used to build
- * the props, and to say which {@code snowkey.*} property an {@link InvalidSettingException} of the key generator is
- * about. The prop names come from the plugin ({@link PropertyNames}, {@link SegmentProps}, {@link KnownStore});
- * defaults are not restated here: a {@code snowkey.*} property that is not set emits no prop, and the key generator
- * applies its own default. The two key generators need two tables: both have a {@code jdbc-url} prop, and each maps
- * it from a property of its own ({@code snowkey.jdbc.url}, {@code snowkey.segment.jdbc.url}).
+ * The table between {@code snowkey.*} properties and key generator props, one per key generator ({@link #SNOWFLAKE},
+ * {@link #SEGMENT}): used to build the props, to publish them as the JVM's defaults, and to say which
+ * {@code snowkey.*} property an {@link InvalidSettingException} of the key generator is about. The prop names come from
+ * the plugin ({@link PropertyNames}, {@link SegmentProps}, {@link KnownStore}); defaults are not restated here:
+ * a {@code snowkey.*} property that is not set emits no prop, and the key generator applies its own default. The two
+ * key generators need two tables: both have a {@code jdbc-url} prop, and each maps it from a property of its own
+ * ({@code snowkey.jdbc.url}, {@code snowkey.segment.jdbc.url}), both of one store class
+ * ({@link SnowKeyProperties.Jdbc}), mapped by one method ({@link #stores}).
  */
 public final class SnowKeyPropertyMapping {
 
-    /** {@code IMPROVED_SNOWFLAKE} prop to its {@code snowkey.*} property, in the order of the configuration reference. */
-    private static final Map<String, Entry> ENTRIES = new LinkedHashMap<>();
+    /** {@code IMPROVED_SNOWFLAKE}'s table, in the order of the configuration reference. */
+    public static final SnowKeyPropertyMapping SNOWFLAKE = new SnowKeyPropertyMapping("snowkey.", "snowkey.lease.registry", p -> p.getLease().getRegistry())
+            .add(PropertyNames.WORKER_ID_BITS, "worker-id-bits", SnowKeyProperties::getWorkerIdBits)
+            .add(PropertyNames.SEQUENCE_LOW_BITS, "sequence-low-bits", SnowKeyProperties::getSequenceLowBits)
+            .add(PropertyNames.EPOCH, "epoch", SnowKeyProperties::getEpoch)
+            .add(PropertyNames.MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS, "max-tolerate-time-difference", SnowKeyProperties::getMaxTolerateTimeDifference)
+            .add(PropertyNames.MAX_TIME_CACHE_MILLISECONDS, "max-time-cache", SnowKeyProperties::getMaxTimeCache)
+            .add(PropertyNames.SEQUENCE_SCOPE, "sequence-scope", SnowKeyProperties::getSequenceScope)
+            .add(PropertyNames.WORKER_ID, "worker-id", SnowKeyProperties::getWorkerId)
+            .add(PropertyNames.LEASE_REGISTRY, "lease.registry", p -> p.getLease().getRegistry())
+            .add(PropertyNames.LEASE_POOL, "lease.pool", p -> p.getLease().getPool())
+            .add(PropertyNames.LEASE_DURATION_MILLISECONDS, "lease.duration", p -> p.getLease().getDuration())
+            .add(PropertyNames.LEASE_ACQUIRE_TIMEOUT_MILLISECONDS, "lease.acquire-timeout", p -> p.getLease().getAcquireTimeout())
+            .add(PropertyNames.INSTANCE_ID, "lease.instance-id", p -> p.getLease().getInstanceId())
+            .stores(SnowKeyProperties::getZookeeper, SnowKeyProperties::getJdbc);
 
-    /** {@code SNOWKEY_SEGMENT} prop to its {@code snowkey.segment.*} property. */
-    private static final Map<String, Entry> SEGMENT_ENTRIES = new LinkedHashMap<>();
+    /** {@code SNOWKEY_SEGMENT}'s table: {@code snowkey.segment.*}. */
+    public static final SnowKeyPropertyMapping SEGMENT = new SnowKeyPropertyMapping("snowkey.segment.", "snowkey.segment.allocator",
+            p -> p.getSegment().getAllocator())
+            .add(SegmentProps.ALLOCATOR, "allocator", p -> p.getSegment().getAllocator())
+            .add(SegmentProps.KEY, "key", p -> p.getSegment().getKey())
+            .add(SegmentProps.START_VALUE, "start-value", p -> p.getSegment().getStartValue())
+            .add(SegmentProps.START_VALUES, "start-values", p -> p.getSegment().getStartValues())
+            .add(SegmentSettings.STEP_MIN, "step-min", p -> p.getSegment().getStepMin())
+            .add(SegmentSettings.STEP_MAX, "step-max", p -> p.getSegment().getStepMax())
+            .add(SegmentSettings.RANGE_LIFETIME_MILLISECONDS, "range-lifetime", p -> p.getSegment().getRangeLifetime())
+            .add(SegmentSettings.PREFETCH_PERCENT, "prefetch-percent", p -> p.getSegment().getPrefetchPercent())
+            .add(SegmentSettings.FETCH_TIMEOUT_MILLISECONDS, "fetch-timeout", p -> p.getSegment().getFetchTimeout())
+            .stores(p -> p.getSegment().getZookeeper(), p -> p.getSegment().getJdbc());
 
-    static {
-        add(PropertyNames.WORKER_ID_BITS, "snowkey.worker-id-bits", SnowKeyProperties::getWorkerIdBits);
-        add(PropertyNames.SEQUENCE_LOW_BITS, "snowkey.sequence-low-bits", SnowKeyProperties::getSequenceLowBits);
-        add(PropertyNames.EPOCH, "snowkey.epoch", SnowKeyProperties::getEpoch);
-        add(PropertyNames.MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS, "snowkey.max-tolerate-time-difference", SnowKeyProperties::getMaxTolerateTimeDifference);
-        add(PropertyNames.MAX_TIME_CACHE_MILLISECONDS, "snowkey.max-time-cache", SnowKeyProperties::getMaxTimeCache);
-        add(PropertyNames.SEQUENCE_SCOPE, "snowkey.sequence-scope", SnowKeyProperties::getSequenceScope);
-        add(PropertyNames.WORKER_ID, "snowkey.worker-id", SnowKeyProperties::getWorkerId);
-        add(PropertyNames.LEASE_REGISTRY, "snowkey.lease.registry", p -> p.getLease().getRegistry());
-        add(PropertyNames.LEASE_POOL, "snowkey.lease.pool", p -> p.getLease().getPool());
-        add(PropertyNames.LEASE_DURATION_MILLISECONDS, "snowkey.lease.duration", p -> p.getLease().getDuration());
-        add(PropertyNames.LEASE_ACQUIRE_TIMEOUT_MILLISECONDS, "snowkey.lease.acquire-timeout", p -> p.getLease().getAcquireTimeout());
-        add(PropertyNames.INSTANCE_ID, "snowkey.lease.instance-id", p -> p.getLease().getInstanceId());
-        // A backend's props are spelled <registry>-<name>, its properties snowkey.<registry>.<name>.
-        addBackend(KnownStore.ZOOKEEPER, "server-lists", p -> p.getZookeeper().getServerLists());
-        addBackend(KnownStore.ZOOKEEPER, "namespace", p -> p.getZookeeper().getNamespace());
-        addBackend(KnownStore.ZOOKEEPER, "digest", p -> p.getZookeeper().getDigest());
-        addBackend(KnownStore.JDBC, "url", p -> p.getJdbc().getUrl());
-        addBackend(KnownStore.JDBC, "username", p -> p.getJdbc().getUsername());
-        addBackend(KnownStore.JDBC, "password", p -> p.getJdbc().getPassword());
-        addBackend(KnownStore.JDBC, "table", p -> p.getJdbc().getTable());
-        addBackend(KnownStore.JDBC, "create-table", p -> p.getJdbc().getCreateTable());
+    /** Prop to its property. */
+    private final Map<String, Entry> entries = new LinkedHashMap<>();
 
-        addSegment(SegmentProps.ALLOCATOR, "allocator", p -> p.getSegment().getAllocator());
-        addSegment(SegmentProps.KEY, "key", p -> p.getSegment().getKey());
-        addSegment(SegmentProps.START_VALUE, "start-value", p -> p.getSegment().getStartValue());
-        addSegment(SegmentProps.START_VALUES, "start-values", p -> p.getSegment().getStartValues());
-        addSegment(SegmentSettings.STEP_MIN, "step-min", p -> p.getSegment().getStepMin());
-        addSegment(SegmentSettings.STEP_MAX, "step-max", p -> p.getSegment().getStepMax());
-        addSegment(SegmentSettings.RANGE_LIFETIME_MILLISECONDS, "range-lifetime", p -> p.getSegment().getRangeLifetime());
-        addSegment(SegmentSettings.PREFETCH_PERCENT, "prefetch-percent", p -> p.getSegment().getPrefetchPercent());
-        addSegment(SegmentSettings.FETCH_TIMEOUT_MILLISECONDS, "fetch-timeout", p -> p.getSegment().getFetchTimeout());
-        // The allocator's props are spelled as the lease's (<registry>-<name>), its properties snowkey.segment.<registry>.<name>.
-        addSegmentBackend(KnownStore.ZOOKEEPER, "server-lists", p -> p.getSegment().getZookeeper().getServerLists());
-        addSegmentBackend(KnownStore.ZOOKEEPER, "namespace", p -> p.getSegment().getZookeeper().getNamespace());
-        addSegmentBackend(KnownStore.ZOOKEEPER, "digest", p -> p.getSegment().getZookeeper().getDigest());
-        addSegmentBackend(KnownStore.JDBC, "url", p -> p.getSegment().getJdbc().getUrl());
-        addSegmentBackend(KnownStore.JDBC, "username", p -> p.getSegment().getJdbc().getUsername());
-        addSegmentBackend(KnownStore.JDBC, "password", p -> p.getSegment().getJdbc().getPassword());
-        addSegmentBackend(KnownStore.JDBC, "table", p -> p.getSegment().getJdbc().getTable());
-        addSegmentBackend(KnownStore.JDBC, "create-table", p -> p.getSegment().getJdbc().getCreateTable());
+    private final String springPrefix;
+
+    /** The property naming the store (lease registry, segment allocator), and its value. */
+    private final String backendProperty;
+
+    private final Function<SnowKeyProperties, String> backendName;
+
+    private SnowKeyPropertyMapping(final String springPrefix, final String backendProperty, final Function<SnowKeyProperties, String> backendName) {
+        this.springPrefix = springPrefix;
+        this.backendProperty = backendProperty;
+        this.backendName = backendName;
     }
 
-    private SnowKeyPropertyMapping() {
+    private SnowKeyPropertyMapping add(final String prop, final String name, final Function<SnowKeyProperties, Object> getter) {
+        entries.put(prop, new Entry(springPrefix + name, getter, null));
+        return this;
     }
 
-    private static void add(final String prop, final String springName, final Function<SnowKeyProperties, Object> getter) {
-        ENTRIES.put(prop, new Entry(springName, getter, null));
+    /**
+     * The store properties of this key generator: a store's props are spelled {@code <registry>-<name>} for both key
+     * generators, its properties {@code <prefix><registry>.<name>}.
+     */
+    private SnowKeyPropertyMapping stores(final Function<SnowKeyProperties, SnowKeyProperties.ZooKeeper> zookeeper,
+                                          final Function<SnowKeyProperties, SnowKeyProperties.Jdbc> jdbc) {
+        store(KnownStore.ZOOKEEPER, "server-lists", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getServerLists));
+        store(KnownStore.ZOOKEEPER, "namespace", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getNamespace));
+        store(KnownStore.ZOOKEEPER, "digest", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getDigest));
+        store(KnownStore.JDBC, "url", jdbc.andThen(SnowKeyProperties.Jdbc::getUrl));
+        store(KnownStore.JDBC, "username", jdbc.andThen(SnowKeyProperties.Jdbc::getUsername));
+        store(KnownStore.JDBC, "password", jdbc.andThen(SnowKeyProperties.Jdbc::getPassword));
+        store(KnownStore.JDBC, "table", jdbc.andThen(SnowKeyProperties.Jdbc::getTable));
+        store(KnownStore.JDBC, "create-table", jdbc.andThen(SnowKeyProperties.Jdbc::getCreateTable));
+        return this;
     }
 
-    private static void addBackend(final KnownStore backend, final String name, final Function<SnowKeyProperties, Object> getter) {
-        ENTRIES.put(backend.propPrefix() + name, new Entry("snowkey." + backend.storeName() + "." + name, getter, backend));
+    private void store(final KnownStore backend, final String name, final Function<SnowKeyProperties, ?> getter) {
+        entries.put(backend.propPrefix() + name, new Entry(springPrefix + backend.storeName() + "." + name, getter::apply, backend));
     }
 
-    private static void addSegment(final String prop, final String name, final Function<SnowKeyProperties, Object> getter) {
-        SEGMENT_ENTRIES.put(prop, new Entry("snowkey.segment." + name, getter, null));
-    }
-
-    private static void addSegmentBackend(final KnownStore backend, final String name, final Function<SnowKeyProperties, Object> getter) {
-        SEGMENT_ENTRIES.put(backend.propPrefix() + name, new Entry("snowkey.segment." + backend.storeName() + "." + name, getter, backend));
-    }
-
-    /** {@code IMPROVED_SNOWFLAKE} prop names to {@code snowkey.*} names. */
-    public static Map<String, String> names() {
-        return names(ENTRIES);
-    }
-
-    /** {@code SNOWKEY_SEGMENT} prop names to {@code snowkey.segment.*} names. */
-    public static Map<String, String> segmentNames() {
-        return names(SEGMENT_ENTRIES);
-    }
-
-    private static Map<String, String> names(final Map<String, Entry> table) {
+    /** Prop names to {@code snowkey.*} names. */
+    public Map<String, String> names() {
         Map<String, String> result = new LinkedHashMap<>();
-        table.forEach((prop, entry) -> result.put(prop, entry.springName()));
+        entries.forEach((prop, entry) -> result.put(prop, entry.springName()));
         return result;
     }
 
     /**
      * The key generator props for these settings: every value that is set (and nothing else), durations in
-     * milliseconds. A lease backend's values are emitted only when the backend is on the class path; a value set for
-     * a backend that is not, or {@code snowkey.lease.registry} naming one, fails with the artifact to add.
+     * milliseconds. A store's values are emitted only when its backend is on the class path; a value set for a backend
+     * that is not, or the property naming the store ({@code snowkey.lease.registry}, {@code snowkey.segment.allocator})
+     * naming one, fails with the artifact to add.
      *
      * @param classLoader where the backends are looked for (the application context's)
      * @throws SnowKeyConfigurationException naming the {@code snowkey.*} property whose backend is missing
      */
-    public static Properties toProps(final SnowKeyProperties properties, final ClassLoader classLoader) {
-        return toProps(ENTRIES, "snowkey.lease.registry", properties.getLease().getRegistry(), properties, classLoader);
-    }
-
-    /**
-     * The {@code SNOWKEY_SEGMENT} props for these settings, as {@link #toProps} builds the {@code IMPROVED_SNOWFLAKE}
-     * ones: an allocator's values only when its backend is on the class path.
-     *
-     * @throws SnowKeyConfigurationException naming the {@code snowkey.segment.*} property whose backend is missing
-     */
-    public static Properties toSegmentProps(final SnowKeyProperties properties, final ClassLoader classLoader) {
-        return toProps(SEGMENT_ENTRIES, "snowkey.segment.allocator", properties.getSegment().getAllocator(), properties, classLoader);
-    }
-
-    private static Properties toProps(final Map<String, Entry> table, final String backendProperty, final String backendName, final SnowKeyProperties properties,
-                                      final ClassLoader classLoader) {
-        KnownStore.byName(backendName).filter(each -> !present(each, classLoader)).ifPresent(each -> {
-            throw missing(backendProperty, backendName, each);
+    public Properties toProps(final SnowKeyProperties properties, final ClassLoader classLoader) {
+        String backend = backendName.apply(properties);
+        KnownStore.byName(backend).filter(each -> !present(each, classLoader)).ifPresent(each -> {
+            throw missing(backendProperty, backend, each);
         });
         Properties props = new Properties();
-        table.forEach((prop, entry) -> {
+        entries.forEach((prop, entry) -> {
             Object value = entry.getter().apply(properties);
             if (value == null || value instanceof String text && text.isBlank()) {
                 return;
@@ -148,6 +133,35 @@ public final class SnowKeyPropertyMapping {
             props.setProperty(prop, propValue(value));
         });
         return props;
+    }
+
+    /**
+     * Publishes these settings as the JVM's defaults of this key generator's YAML instances, the one way for both key
+     * generators: builds the props, hands them to {@code check} (parse, and whatever else must hold before they are
+     * published), then to {@code setDefaults}. Invalid settings fail naming the {@code snowkey.*} property, and empty
+     * defaults are published instead (key generators built later in this JVM must not inherit them). The defaults are
+     * JVM-wide because ShardingSphere builds its key generators outside Spring: the context that started last wins.
+     *
+     * @param classLoader where the backends are looked for (the application context's)
+     * @param <S>         what {@code check} makes of the props
+     * @throws SnowKeyConfigurationException naming the property at fault
+     */
+    <S> S publish(final SnowKeyProperties properties, final ClassLoader classLoader, final Function<Properties, S> check,
+                  final Consumer<Properties> setDefaults) {
+        Properties props;
+        S checked;
+        try {
+            props = toProps(properties, classLoader);
+            checked = check.apply(props);
+        } catch (final InvalidSettingException ex) {
+            setDefaults.accept(new Properties());
+            throw translate(ex, properties);
+        } catch (final SnowKeyConfigurationException ex) {
+            setDefaults.accept(new Properties());
+            throw ex;
+        }
+        setDefaults.accept(props);
+        return checked;
     }
 
     private static boolean present(final KnownStore backend, final ClassLoader classLoader) {
@@ -173,17 +187,8 @@ public final class SnowKeyPropertyMapping {
      * 'snowkey.lease.duration' = '500ms': expected ... (key generator prop 'lease-duration-milliseconds' = '500')",
      * built from the exception's fields, never from its message text.
      */
-    public static SnowKeyConfigurationException translate(final InvalidSettingException ex, final SnowKeyProperties properties) {
-        return translate(ENTRIES, ex, properties);
-    }
-
-    /** As {@link #translate}, for a complaint of {@code SNOWKEY_SEGMENT} about its props: names the {@code snowkey.segment.*} property. */
-    public static SnowKeyConfigurationException translateSegment(final InvalidSettingException ex, final SnowKeyProperties properties) {
-        return translate(SEGMENT_ENTRIES, ex, properties);
-    }
-
-    private static SnowKeyConfigurationException translate(final Map<String, Entry> table, final InvalidSettingException ex, final SnowKeyProperties properties) {
-        Entry entry = table.get(ex.property());
+    public SnowKeyConfigurationException translate(final InvalidSettingException ex, final SnowKeyProperties properties) {
+        Entry entry = entries.get(ex.property());
         if (entry == null) {
             return new SnowKeyConfigurationException(ex.property(), ex.getMessage(), ex);
         }
@@ -197,7 +202,7 @@ public final class SnowKeyPropertyMapping {
     }
 
     /**
-     * @param backend the lease backend the property belongs to, or null for the generator's and the shared lease properties
+     * @param backend the store the property belongs to, or null for the generator's own and the shared lease properties
      */
     private record Entry(String springName, Function<SnowKeyProperties, Object> getter, KnownStore backend) {
     }

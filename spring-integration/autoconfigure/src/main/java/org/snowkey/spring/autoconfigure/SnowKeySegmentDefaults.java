@@ -1,7 +1,6 @@
 package org.snowkey.spring.autoconfigure;
 
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.snowkey.keygen.config.InvalidSettingException;
@@ -31,28 +30,14 @@ public final class SnowKeySegmentDefaults {
     }
 
     /**
-     * Parses the settings and publishes them; invalid ones fail naming the {@code snowkey.segment.*} property and are
-     * not published (key generators built later in this JVM must not inherit them). Like the snowflake defaults, they
-     * are JVM-wide: the context that started last wins.
+     * Parses the settings and publishes them ({@link SnowKeyPropertyMapping#publish}, as the snowflake's are);
+     * invalid ones fail naming the {@code snowkey.segment.*} property and are not published.
      *
      * @param classLoader where the allocator backends are looked for (the application context's)
      * @throws SnowKeyConfigurationException naming the property
      */
     static SnowKeySegmentDefaults publish(final SegmentPlanner planner, final SnowKeyProperties properties, final ClassLoader classLoader) {
-        Properties props;
-        SegmentGeneratorSettings settings;
-        try {
-            props = SnowKeyPropertyMapping.toSegmentProps(properties, classLoader);
-            settings = planner.parse(props);
-        } catch (final InvalidSettingException ex) {
-            planner.setDefaults(new Properties());
-            throw SnowKeyPropertyMapping.translateSegment(ex, properties);
-        } catch (final SnowKeyConfigurationException ex) {
-            planner.setDefaults(new Properties());
-            throw ex;
-        }
-        planner.setDefaults(props);
-        return new SnowKeySegmentDefaults(properties, settings);
+        return new SnowKeySegmentDefaults(properties, SnowKeyPropertyMapping.SEGMENT.publish(properties, classLoader, planner::parse, planner::setDefaults));
     }
 
     /** The settings as parsed: what a YAML key generator without props runs with. */
@@ -92,7 +77,7 @@ public final class SnowKeySegmentDefaults {
         try {
             return planner.plan(settings, mode);
         } catch (final InvalidSettingException ex) {
-            throw SnowKeyPropertyMapping.translateSegment(ex, properties);
+            throw SnowKeyPropertyMapping.SEGMENT.translate(ex, properties);
         }
     }
 

@@ -33,7 +33,7 @@ class SnowKeyPropertiesTest {
         all.addAll(PropertyNames.SHARED_LEASE);
         all.addAll(ZooKeeperStoreProps.NAMES);
         all.addAll(JdbcStoreProps.NAMES);
-        assertThat(SnowKeyPropertyMapping.names().keySet()).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(SnowKeyPropertyMapping.SNOWFLAKE.names().keySet()).containsExactlyInAnyOrderElementsOf(all);
     }
 
     @Test
@@ -41,14 +41,14 @@ class SnowKeyPropertiesTest {
         Set<String> all = new HashSet<>(SegmentProps.NAMES);
         all.addAll(ZooKeeperStoreProps.NAMES);
         all.addAll(JdbcStoreProps.NAMES);
-        assertThat(SnowKeyPropertyMapping.segmentNames().keySet()).containsExactlyInAnyOrderElementsOf(all);
-        assertThat(SnowKeyPropertyMapping.segmentNames().values()).allMatch(each -> each.startsWith("snowkey.segment."));
+        assertThat(SnowKeyPropertyMapping.SEGMENT.names().keySet()).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(SnowKeyPropertyMapping.SEGMENT.names().values()).allMatch(each -> each.startsWith("snowkey.segment."));
     }
 
     @Test
     void nothingSetEmitsNothingSoTheKeyGeneratorDefaultsApply() {
-        assertThat(SnowKeyPropertyMapping.toProps(new SnowKeyProperties(), getClass().getClassLoader())).isEmpty();
-        assertThat(SnowKeyPropertyMapping.toSegmentProps(new SnowKeyProperties(), getClass().getClassLoader())).isEmpty();
+        assertThat(SnowKeyPropertyMapping.SNOWFLAKE.toProps(new SnowKeyProperties(), getClass().getClassLoader())).isEmpty();
+        assertThat(SnowKeyPropertyMapping.SEGMENT.toProps(new SnowKeyProperties(), getClass().getClassLoader())).isEmpty();
     }
 
     @Test
@@ -63,7 +63,7 @@ class SnowKeyPropertiesTest {
                 .withUserConfiguration(BindOnly.class)
                 .run(context -> {
                     SnowKeyProperties properties = context.getBean(SnowKeyProperties.class);
-                    assertThat(SnowKeyPropertyMapping.toSegmentProps(properties, getClass().getClassLoader())).isEqualTo(expected(Map.ofEntries(
+                    assertThat(SnowKeyPropertyMapping.SEGMENT.toProps(properties, getClass().getClassLoader())).isEqualTo(expected(Map.ofEntries(
                             Map.entry("segment-allocator", "jdbc"), Map.entry("segment-key", "shared"), Map.entry("segment-start-value", "1000"),
                             Map.entry("segment-start-values", "orders.t_order=5001, invoice=7"), Map.entry("segment-step-min", "20"),
                             Map.entry("segment-step-max", "4000"), Map.entry("segment-range-lifetime-milliseconds", "30000"),
@@ -72,7 +72,7 @@ class SnowKeyPropertiesTest {
                             Map.entry("jdbc-table", "ranges"), Map.entry("jdbc-create-table", "false"), Map.entry("zookeeper-server-lists", "zk9:2181"),
                             Map.entry("zookeeper-namespace", "segs"), Map.entry("zookeeper-digest", "seg:key"))));
                     // The lease's connection stays the lease's.
-                    assertThat(SnowKeyPropertyMapping.toProps(properties, getClass().getClassLoader()))
+                    assertThat(SnowKeyPropertyMapping.SNOWFLAKE.toProps(properties, getClass().getClassLoader()))
                             .isEqualTo(expected(Map.of("jdbc-url", "jdbc:h2:mem:leases", "jdbc-table", "leases")));
                 });
     }
@@ -115,7 +115,7 @@ class SnowKeyPropertiesTest {
                 // enabled=false: only the binding is looked at, no generator starts
                 .withUserConfiguration(BindOnly.class)
                 .run(context -> {
-                    Properties props = SnowKeyPropertyMapping.toProps(context.getBean(SnowKeyProperties.class), getClass().getClassLoader());
+                    Properties props = SnowKeyPropertyMapping.SNOWFLAKE.toProps(context.getBean(SnowKeyProperties.class), getClass().getClassLoader());
                     assertThat(props).isEqualTo(expected(Map.ofEntries(Map.entry("worker-id-bits", "10"), Map.entry("sequence-low-bits", "2"),
                             Map.entry("epoch", "1577836800000"), Map.entry("max-tolerate-time-difference-milliseconds", "25"),
                             Map.entry("max-time-cache-milliseconds", "3000"), Map.entry("sequence-scope", "global"), Map.entry("worker-id", "5"),
@@ -139,7 +139,7 @@ class SnowKeyPropertiesTest {
                 documented.add(each.get("name").asText());
             }
         }
-        assertThat(documented).containsAll(SnowKeyPropertyMapping.names().values()).containsAll(SnowKeyPropertyMapping.segmentNames().values())
+        assertThat(documented).containsAll(SnowKeyPropertyMapping.SNOWFLAKE.names().values()).containsAll(SnowKeyPropertyMapping.SEGMENT.names().values())
                 .contains("snowkey.enabled");
     }
 

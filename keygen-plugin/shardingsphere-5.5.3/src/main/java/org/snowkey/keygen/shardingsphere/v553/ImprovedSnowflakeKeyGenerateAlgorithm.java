@@ -1,7 +1,6 @@
 package org.snowkey.keygen.shardingsphere.v553;
 
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -16,6 +15,7 @@ import org.snowkey.keygen.shardingsphere.InstanceContextBound;
 import org.snowkey.keygen.shardingsphere.InstanceContexts;
 import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
 import org.snowkey.keygen.shardingsphere.ShardingSphereLine;
+import org.snowkey.keygen.shardingsphere.SingleKey;
 
 /**
  * {@code IMPROVED_SNOWFLAKE} for ShardingSphere 5.5.3, whose key generator SPI moved to
@@ -50,7 +50,7 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
     public Collection<? extends Comparable<?>> generateKeys(final AlgorithmSQLContext context, final int keyGenerateCount) {
         SequenceStream stream = context == null ? binding.stream(null, null) : binding.stream(context.getDatabaseName(), context.getTableName());
         if (keyGenerateCount == 1) {
-            return Collections.singletonList(stream.nextId());
+            return new SingleKey(stream.nextId());
         }
         return stream.nextIds(keyGenerateCount);
     }
