@@ -12,7 +12,6 @@ import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.store.StoreLibraries;
 
@@ -81,9 +80,6 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
 
     /** Opens the store; it may build a client but needs no connection yet. */
     protected abstract LeaseStore openStore(S store);
-
-    /** How the operations tool ({@link org.snowkey.lease.admin.LeaseCli}) reaches this store. */
-    public abstract StoreOperations operations();
 
     /**
      * Names the missing artifact when one of the store's libraries is absent (see {@link StoreLibraries}).

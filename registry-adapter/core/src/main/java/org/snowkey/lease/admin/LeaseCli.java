@@ -18,9 +18,7 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.config.SettingText;
-import org.snowkey.keygen.lease.WorkerLeaseProvider;
 import org.snowkey.lease.LeaseSettings;
-import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 
@@ -73,7 +71,7 @@ public final class LeaseCli {
 
     /** Runs one command; returns the exit status. */
     public static int run(final String[] args, final Map<String, String> environment, final PrintStream out, final PrintStream err) {
-        Map<String, StoreLeaseProvider<?, ?>> stores = stores();
+        Map<String, StoreOperations> stores = stores();
         LeaseAdmin.Arguments parsed;
         try {
             parsed = LeaseAdmin.Arguments.parse(args, Set.of(CONFIRM, LeaseAdmin.CLEAR_LAYOUT));
@@ -82,7 +80,7 @@ public final class LeaseCli {
         }
         for (String each : SECRET_OPTIONS) {
             if (parsed.options().containsKey(each)) {
-                String variable = stores.values().stream().map(store -> store.operations().secret()).filter(secret -> each.equals("--" + secret.option()))
+                String variable = stores.values().stream().map(store -> store.secret()).filter(secret -> each.equals("--" + secret.option()))
                         .map(secret -> secret.defaultEnvironmentVariable() + " or ").findFirst().orElse("");
                 err.println(each + " is not accepted: the command line is visible to every user of the host. Put the secret into the environment variable "
                         + variable + "the one named by " + each + "-env, or into a file readable only by you and pass " + each + "-file PATH");
@@ -90,12 +88,11 @@ public final class LeaseCli {
             }
         }
         String registry = parsed.options().get("--registry");
-        StoreLeaseProvider<?, ?> provider = registry == null ? null : stores.get(registry);
-        if (provider == null) {
+        StoreOperations operations = registry == null ? null : stores.get(registry);
+        if (operations == null) {
             return usageError(registry == null ? "--registry is required" : "--registry " + SettingText.quotable(registry) + " is not a lease store on the class path "
                     + "(" + String.join(", ", stores.keySet()) + ")", stores, err);
         }
-        StoreOperations operations = provider.operations();
         String command = parsed.words().isEmpty() ? "" : parsed.words().get(0);
         if (!Set.of("list", "release").contains(command) && !RANGE_COMMANDS.contains(command) && !operations.commands().containsKey(command)) {
             return usageError(command.isEmpty() ? "no command" : "unknown command " + SettingText.quotable(command) + " for --registry " + registry, stores, err);
@@ -123,12 +120,12 @@ public final class LeaseCli {
             return usageError(ex.getMessage(), stores, err);
         }
         if (RANGE_COMMANDS.contains(command)) {
-            return runRangeCommand(command, parsed, provider, props, stores, out, err);
+            return runRangeCommand(command, parsed, operations, props, stores, out, err);
         }
         LeaseSettings lease;
         LeaseStore store;
         try {
-            provider.requireLibraries();
+            requireLibraries(operations);
             PropertyReader reader = new PropertyReader(props);
             lease = LeaseSettings.parse(reader);
             store = operations.open(reader, lease, TIMEOUT_MILLIS);
@@ -148,8 +145,8 @@ public final class LeaseCli {
         }
     }
 
-    private static int runRangeCommand(final String command, final LeaseAdmin.Arguments parsed, final StoreLeaseProvider<?, ?> provider, final Properties props,
-                                       final Map<String, StoreLeaseProvider<?, ?>> stores, final PrintStream out, final PrintStream err) {
+    private static int runRangeCommand(final String command, final LeaseAdmin.Arguments parsed, final StoreOperations operations, final Properties props,
+                                       final Map<String, StoreOperations> stores, final PrintStream out, final PrintStream err) {
         if (parsed.words().size() != 1 || !parsed.flags().isEmpty()) {
             return usageError(command + " takes no words or flags besides --key and --limit", stores, err);
         }
@@ -162,10 +159,10 @@ public final class LeaseCli {
         }
         OpenRangeLog log;
         try {
-            provider.requireLibraries();
-            Optional<OpenRangeLog> opened = provider.operations().openRangeLog(new PropertyReader(props), TIMEOUT_MILLIS);
+            requireLibraries(operations);
+            Optional<OpenRangeLog> opened = operations.openRangeLog(new PropertyReader(props), TIMEOUT_MILLIS);
             if (opened.isEmpty()) {
-                err.println("--registry " + provider.registry() + " keeps no segment ranges");
+                err.println("--registry " + operations.registry() + " keeps no segment ranges");
                 return 2;
             }
             log = opened.get();
@@ -204,14 +201,13 @@ public final class LeaseCli {
     }
 
     /** The usage line, also for a store's own command that was misused. */
-    public static String usage(final Map<String, StoreLeaseProvider<?, ?>> stores) {
+    public static String usage(final Map<String, StoreOperations> stores) {
         List<String> lines = new ArrayList<>();
         lines.add("usage: LeaseCli --registry " + String.join("|", stores.keySet()) + " [--pool pool] [--lease-duration-milliseconds ms] <store options> "
                 + "(list | release <workerId> " + CONFIRM + " [" + LeaseAdmin.CLEAR_LAYOUT + "] | <store command>)");
         lines.add("       LeaseCli --registry " + String.join("|", stores.keySet()) + " <store options> (ranges [--key key] [--limit n] | reconcile [--key key] "
                 + "[--limit n])   segment mode; for jdbc --table names the segment table (default snowkey_segment); exit 3 when reconcile finds an overlap");
-        stores.forEach((name, provider) -> {
-            StoreOperations operations = provider.operations();
+        stores.forEach((name, operations) -> {
             StoreOperations.Secret secret = operations.secret();
             StringBuilder line = new StringBuilder("  --registry ").append(name).append(':');
             operations.options().forEach((option, prop) -> line.append(' ').append(option).append(" <").append(prop).append('>'));
@@ -223,21 +219,24 @@ public final class LeaseCli {
         return String.join(System.lineSeparator(), lines);
     }
 
-    private static int usageError(final String message, final Map<String, StoreLeaseProvider<?, ?>> stores, final PrintStream err) {
+    private static int usageError(final String message, final Map<String, StoreOperations> stores, final PrintStream err) {
         err.println(message);
         err.println(usage(stores));
         return 2;
     }
 
     /** The lease stores on the class path by registry name, in name order. */
-    private static Map<String, StoreLeaseProvider<?, ?>> stores() {
-        Map<String, StoreLeaseProvider<?, ?>> result = new TreeMap<>();
-        for (WorkerLeaseProvider each : ServiceLoader.load(WorkerLeaseProvider.class, LeaseCli.class.getClassLoader())) {
-            if (each instanceof StoreLeaseProvider<?, ?> store) {
-                result.put(store.registry(), store);
-            }
+    private static Map<String, StoreOperations> stores() {
+        Map<String, StoreOperations> result = new TreeMap<>();
+        for (StoreOperations each : ServiceLoader.load(StoreOperations.class, LeaseCli.class.getClassLoader())) {
+            result.put(each.registry(), each);
         }
         return result;
+    }
+
+    /** The message names the store as its lease does: {@code SnowKey lease-registry: zookeeper needs ...}. */
+    private static void requireLibraries(final StoreOperations operations) {
+        operations.libraries().require(PropertyNames.LEASE_REGISTRY + ": " + operations.registry());
     }
 
     private static boolean isSecretSource(final String option, final StoreOperations.Secret secret) {

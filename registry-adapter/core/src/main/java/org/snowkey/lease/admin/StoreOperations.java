@@ -10,12 +10,21 @@ import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
+import org.snowkey.store.StoreLibraries;
 
 /**
  * What {@link LeaseCli} needs from one store: which options name which of its props, its secret, how to open it for
- * an operator, and any command of its own. A store's provider ({@link org.snowkey.lease.StoreLeaseProvider}) gives it.
+ * an operator, and any command of its own. Each store registers its operations through {@code META-INF/services}
+ * under this interface's name, as it registers its lease provider; the operations tool depends on the lease layer,
+ * never the reverse.
  */
 public interface StoreOperations {
+
+    /** The {@code --registry} value, the store's {@code lease-registry} value. */
+    String registry();
+
+    /** The third-party libraries the store needs, checked before the store is opened. */
+    StoreLibraries libraries();
 
     /** Command-line options of this store to the props they set, e.g. {@code --url} to {@code jdbc-url}, in usage order. */
     Map<String, String> options();

@@ -13,7 +13,6 @@ import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.StoreLeaseProvider;
-import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.store.jdbc.JdbcLibraries;
 import org.snowkey.store.jdbc.JdbcStoreProps;
@@ -76,11 +75,6 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
     @Override
     protected String scopeOf(final JdbcStoreSettings store) {
         return store.scopeIdentity();
-    }
-
-    @Override
-    public StoreOperations operations() {
-        return new JdbcStoreOperations();
     }
 
     @Override

@@ -12,6 +12,8 @@ import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
+import org.snowkey.store.StoreLibraries;
+import org.snowkey.store.jdbc.JdbcLibraries;
 import org.snowkey.store.jdbc.JdbcPools;
 import org.snowkey.store.jdbc.JdbcStoreProps;
 import org.snowkey.store.jdbc.JdbcStoreSettings;
@@ -19,11 +21,21 @@ import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariDataSource;
 
-/** {@code LeaseCli --registry jdbc}: the lease table, never created by the tool. */
-final class JdbcStoreOperations implements StoreOperations {
+/** {@code LeaseCli --registry jdbc}: the lease table, never created by the tool (registered in {@code META-INF/services}). */
+public final class JdbcStoreOperations implements StoreOperations {
 
     /** The variable the password is read from unless {@code --password-env} or {@code --password-file} says otherwise. */
     static final String PASSWORD_ENV = "SNOWKEY_JDBC_PASSWORD";
+
+    @Override
+    public String registry() {
+        return JdbcLeaseProvider.REGISTRY;
+    }
+
+    @Override
+    public StoreLibraries libraries() {
+        return JdbcLibraries.REQUIRED;
+    }
 
     @Override
     public Map<String, String> options() {

@@ -8,7 +8,6 @@ import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
-import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.store.zookeeper.ZooKeeperLibraries;
 import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
@@ -46,11 +45,6 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperSt
     @Override
     protected String scopeOf(final ZooKeeperStoreSettings store) {
         return store.serverLists() + "|" + store.namespace();
-    }
-
-    @Override
-    public StoreOperations operations() {
-        return new ZooKeeperStoreOperations();
     }
 
     @Override

@@ -12,15 +12,27 @@ import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
+import org.snowkey.store.StoreLibraries;
 import org.snowkey.store.zookeeper.ZooKeeperClients;
+import org.snowkey.store.zookeeper.ZooKeeperLibraries;
 import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
 import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
-/** {@code LeaseCli --registry zookeeper}, with the command {@code repair-acl}. */
-final class ZooKeeperStoreOperations implements StoreOperations {
+/** {@code LeaseCli --registry zookeeper}, with the command {@code repair-acl} (registered in {@code META-INF/services}). */
+public final class ZooKeeperStoreOperations implements StoreOperations {
 
     /** The variable the digest is read from unless {@code --digest-env} or {@code --digest-file} says otherwise. */
     static final String DIGEST_ENV = "SNOWKEY_ZOOKEEPER_DIGEST";
+
+    @Override
+    public String registry() {
+        return ZooKeeperLeaseProvider.REGISTRY;
+    }
+
+    @Override
+    public StoreLibraries libraries() {
+        return ZooKeeperLibraries.REQUIRED;
+    }
 
     @Override
     public Map<String, String> options() {
