@@ -469,7 +469,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         assertEquals("closed", lease.status().problem());
     }
 
-    // Issue 9, problem 2: one pool, one layout. Every record carries its writer's layout; another layout is refused.
+    // One pool, one layout. Every record carries its writer's layout; another layout is refused.
     @Test
     void anInstanceOfAnotherLayoutFailsAtStartNamingBothLayoutsAndThePool() {
         IdLayout poolLayout = Ids.layout(3);
@@ -503,7 +503,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         assertNull(readRecord(1 - number).record().layout());
     }
 
-    // Issue 9, problem 4: a renewal applied with its answer lost must not stop the graceful release.
+    // A renewal applied with its answer lost must not stop the graceful release.
     @Test
     void aReleaseAfterARenewalWhoseAnswerWasLostStillReleases() {
         AmbiguousStore store = new AmbiguousStore(openStore());
@@ -525,7 +525,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         }
     }
 
-    // Issue 9, problem 5: a claim applied with its answer lost is adopted on retry, never leaked.
+    // A claim applied with its answer lost is adopted on retry, never leaked.
     @Test
     void aClaimWhoseAnswerWasLostIsAdoptedNotLeaked() {
         AmbiguousStore store = new AmbiguousStore(openStore());
@@ -539,9 +539,9 @@ public abstract class AbstractLeaseProtocolContractTest {
         assertNotEquals(held, second.currentGrant().workerId());
     }
 
-    // Review of issue 9: a renewal whose write lands after an insert saw the lease expire (the registry was slow) left the
-    // number held by this instance for a whole lease while it moved to another one; in a pool of two the next instance
-    // found no free number.
+    // A renewal whose write lands after an insert saw the lease expire (the registry was slow) must not leave the number
+    // held by this instance for a whole lease while it moves to another one: in a pool of two the next instance would
+    // find no free number.
     @Test
     void aRenewalLandingAfterAnInsertSawTheLeaseExpireLeavesNoNumberHeldInVain() throws Exception {
         InterceptingStore store = new InterceptingStore(openStore());
@@ -573,10 +573,10 @@ public abstract class AbstractLeaseProtocolContractTest {
         }
     }
 
-    // Review of issue 9: two processes with one instance id (a replacement started while the first one hung in a claim
-    // whose request was lost) claim a number from the same released record. Its high-water mark lies ahead of both
-    // clocks, so both claims start at it and used to be identical records to the millisecond: the first adopted the
-    // replacement's claim as its own, and both issued from the same floor on the same number.
+    // Two processes with one instance id (a replacement started while the first one hung in a claim whose request was
+    // lost) claim a number from the same released record. Its high-water mark lies ahead of both clocks, so both claims
+    // start at it; with tokens that grow by one they would be identical records to the millisecond: the first would
+    // adopt the replacement's claim as its own, and both would issue from the same floor on the same number.
     @Test
     void aLostClaimIsNeverAdoptedFromAnotherProcessWithTheSameInstanceId() {
         long aheadOfTheClock = System.currentTimeMillis() + 5_000;

@@ -31,7 +31,7 @@ import org.snowkey.store.jdbc.JdbcTableName;
  * <li>no two live grants share a worker id, and no id is issued twice across every lease of the scenario.</li>
  * </ul>
  * Run twice: on a table SnowKey creates, and on a table made by hand with {@code jdbc-create-table: false}, where a
- * cut layout probe used to switch the layout check off for the store's life.
+ * cut layout probe must not switch the layout check off for the store's life.
  */
 class JdbcLeaseFaultSweepTest {
 

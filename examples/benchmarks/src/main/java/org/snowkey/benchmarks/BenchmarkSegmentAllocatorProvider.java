@@ -18,7 +18,8 @@ import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
  * never shipped): the in-process {@link CountingRangeAllocator} the core contender uses, so that the SPI-versus-core
  * comparison measures the ShardingSphere glue and nothing else. A JDBC allocator (H2 in memory) would add a
  * transaction per range, which at 100,000 keys a range is noise for the single-key path but makes runs depend on H2;
- * the allocator is not what issue 13's "within 2x of the core" is about.
+ * the comparison is about what the glue costs over the core (the SPI within 2x of {@code SegmentSequence}), not the
+ * allocator.
  */
 public final class BenchmarkSegmentAllocatorProvider implements SegmentAllocatorProvider {
 

@@ -23,14 +23,14 @@ import org.openjdk.jmh.util.Statistics;
 
 /**
  * Runs the whole comparison (JMH through its Runner API, then the balance report) and prints a summary with
- * the ratios against the targets of issue 2:
+ * the ratios against the targets (the {@code *_TARGET} constants):
  *
  * <pre>
  * java -jar examples/benchmarks/target/snowkey-benchmarks.jar [--quick] [--segment-only] [--out=FILE]
  * </pre>
  *
  * {@code --quick} shortens every phase (a smoke run, numbers not fit to publish); {@code --segment-only} runs only
- * the segment-mode comparison of issue 13 (section 6, about a minute); {@code --out} also writes the
+ * the segment-mode comparison (section 6, about a minute); {@code --out} also writes the
  * summary as markdown to a file. The plain JMH entry point stays available:
  * {@code java -cp snowkey-benchmarks.jar org.openjdk.jmh.Main -h}.
  */
@@ -153,7 +153,7 @@ public final class RunAll {
         return summary(started, finished, perCall1, perCall2, latency, bursts, sustained, balance) + segment;
     }
 
-    /** Section 6 (issue 13): the segment sequences side by side, then round trips and runway at the default settings. */
+    /** Section 6: the segment sequences side by side, then round trips and runway at the default settings. */
     private String runSegment() throws RunnerException {
         Collection<RunResult> results = new Runner(timed(SegmentBenchmark.class.getName() + ".", 1, 3, 2).build()).run();
         Collection<RunResult> steps = new Runner(timed(SegmentStepCost.class.getName() + ".", 1, 3, 2).build()).run();
@@ -174,7 +174,7 @@ public final class RunAll {
             }
         }
         double batchSteps = takeNanos / stepNanos;
-        out.append("\n### 6. Segment mode (issue 13): one thread, in-memory allocators, ranges of ")
+        out.append("\n### 6. Segment mode: one thread, in-memory allocators, ranges of ")
                 .append(String.format(Locale.ROOT, "%,d", SegmentSource.STEP)).append(" keys\n\n");
         out.append("| target | measured | result |\n|---|---:|---|\n");
         out.append(String.format(Locale.ROOT, "| segment nextId(), SnowKey SegmentSequence vs CosId SegmentChainId: >= %.1fx | %.2fx | %s |%n", SEGMENT_TARGET, ratio,

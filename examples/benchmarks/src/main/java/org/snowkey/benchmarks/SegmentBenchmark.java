@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Segment mode (issue 13): SnowKey's {@code SegmentSequence}, the same through ShardingSphere's SPI
+ * Segment mode: SnowKey's {@code SegmentSequence}, the same through ShardingSphere's SPI
  * ({@code SNOWKEY_SEGMENT}'s {@code generateKeys(ctx, n)}, keys iterated and unboxed as ShardingSphere reads them) and
  * CosId's {@code SegmentChainId}, one thread, all over in-memory allocators with ranges of {@value SegmentSource#STEP}
  * keys. {@link SegmentStepCost} shows that a batch is one atomic step. {@link #nextId()} is one key

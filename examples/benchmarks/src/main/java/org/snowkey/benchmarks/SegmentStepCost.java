@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.snowkey.keygen.shardingsphere.SnowKeySegmentKeyGenerateAlgorithm;
 
 /**
- * "A batch of 1,000 costs one atomic step" (issue 13), measured: {@link #getAndAdd()} is the yardstick, one
+ * That a batch of 1,000 costs one atomic step, measured: {@link #getAndAdd()} is the yardstick, one
  * uncontended {@code AtomicLong.getAndAdd}, the step a segment's cursor takes per key or per batch;
  * {@link #spiBatchTakeOnly()} takes 1,000 keys through {@code SNOWKEY_SEGMENT}'s {@code generateKeys(ctx, 1000)} without
  * reading them, from ranges large enough that moving to the next range does not count. Taken key by key it would cost at least 1,000 steps; taken in one step, about one step plus the batch

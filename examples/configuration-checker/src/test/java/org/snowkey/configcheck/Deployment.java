@@ -24,6 +24,7 @@ import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeKeyGenerateAlgorithm;
 import org.snowkey.keygen.shardingsphere.InstanceContexts;
+import org.snowkey.keygen.shardingsphere.KeyGeneratorFixtures;
 import org.snowkey.keygen.shardingsphere.SnowKeySegmentKeyGenerateAlgorithm;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.spring.SnowKeyIdGenerator;
@@ -364,7 +365,7 @@ final class Deployment {
                     ImprovedSnowflakeKeyGenerateAlgorithm algorithm = (ImprovedSnowflakeKeyGenerateAlgorithm) entry.getValue();
                     algorithm.bindInstanceContext(mode(runtime), runtime.owner);
                     runtime.algorithms.put(each, algorithm::generateKeys);
-                    int workerId = algorithm.boundGenerator().currentGrant().workerId();
+                    int workerId = KeyGeneratorFixtures.boundGenerator(algorithm).currentGrant().workerId();
                     each.pool.workerIds.add(workerId);
                     runtime.held.computeIfAbsent(each.pool, key -> new TreeSet<>()).add(workerId);
                 }

@@ -16,7 +16,7 @@ import java.util.Locale;
  *   <li>{@code snowkey.fault.profile}: {@code ci} (default, about 60 s of faults per scenario) or {@code soak};</li>
  *   <li>{@code snowkey.fault.duration}: seconds of faults per scenario (overrides the profile: ci 40/30, soak 600);</li>
  *   <li>{@code snowkey.fault.scenarios}: any of {@code zookeeper,jdbc,segment-zookeeper,segment-jdbc} (default all; the
- *       segment scenarios are issue 13's {@link SegmentFaultExperiment}, ci 12 s of faults each);</li>
+ *       segment scenarios are {@link SegmentFaultExperiment}, ci 12 s of faults each);</li>
  *   <li>{@code snowkey.fault.dir}: where the files go (default {@code target/fault-injection});</li>
  *   <li>{@code snowkey.fault.jdbc-url}, {@code snowkey.fault.jdbc-username}: PostgreSQL (default 127.0.0.1:5432/test, postgres);</li>
  *   <li>{@code snowkey.fault.libfaketime}: the library, when not in a Debian path; {@code none} runs without it (the clock

@@ -32,7 +32,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 /**
- * The segment scenario (issue 13): generator JVMs issue {@code SNOWKEY_SEGMENT} keys of one shared key from one
+ * The segment scenario: generator JVMs issue {@code SNOWKEY_SEGMENT} keys of one shared key from one
  * allocator (PostgreSQL behind the cuttable proxy, or the 3-server ZooKeeper ensemble), with small steps so that
  * ranges are allocated many times a second, while generators are SIGKILLed and restarted and the allocator goes away
  * for longer than the buffers last. Then {@link SegmentKeyChecker} checks every key against the store's range log, the

@@ -14,7 +14,7 @@ import org.snowkey.fault.FaultExperiment.FaultKind;
 
 /**
  * The CI profile of the experiment ({@link FaultInjection}): both lease scenarios, a minute or so of faults each, and
- * the segment scenarios (issue 13), 12 s of faults each. Asserts behaviour only: no duplicate, order within each
+ * the segment scenarios, 12 s of faults each. Asserts behaviour only: no duplicate, order within each
  * incarnation, no overlapping grants (leases) or ranges (segments), every kind of fault was injected, and every
  * generator issued again after every fault before the run ended.
  */

@@ -191,9 +191,10 @@ public final class SnowKeyRuntime {
 
     /**
      * Closes the generator of one scope, whoever owns it: its lease is released and the next request creates a new
-     * one. An open in flight is waited for and then closed; a close in flight is waited for.
+     * one. An open in flight is waited for and then closed; a close in flight is waited for. A seam for tests in this
+     * package: applications close through their owners, or all at once ({@link #closeAll}).
      */
-    public void close(final String scopeKey) {
+    void close(final String scopeKey) {
         Scope scope;
         synchronized (scopes) {
             scope = scopes.get(scopeKey);

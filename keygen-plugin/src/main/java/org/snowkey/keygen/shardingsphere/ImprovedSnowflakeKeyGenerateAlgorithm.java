@@ -52,8 +52,8 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
         return stream.nextIds(keyGenerateCount);
     }
 
-    /** The generator this instance issues from, binding it if needed; for diagnostics and tests. */
-    public IdGenerator boundGenerator() {
+    /** The generator this instance issues from, binding it if needed: a seam for tests (KeyGeneratorFixtures). */
+    IdGenerator boundGenerator() {
         return binding.generator();
     }
 

@@ -155,11 +155,6 @@ public final class KeyGeneratorBinding {
         return seen.isEmpty() ? plan : ScopePlanner.get().plan(settings(), seen);
     }
 
-    /** Forgets the Cluster mode registries seen so far: for tests that start and stop Cluster-mode contexts in one JVM. */
-    public static void forgetSeenClusterRegistries() {
-        ClusterRegistriesSeen.forget();
-    }
-
     /**
      * The generator this binding issues from, binding it (without a cluster registry) if ShardingSphere never did. A
      * generation that ended while this key generator still issues (its owner was released, or the scope was closed

@@ -50,8 +50,8 @@ public final class SnowKeySegmentKeyGenerateAlgorithm implements KeyGenerateAlgo
         return sequence.nextIds(keyGenerateCount);
     }
 
-    /** The binding, for diagnostics and tests. */
-    public SegmentBinding binding() {
+    /** The binding: a seam for tests in this package. */
+    SegmentBinding binding() {
         return binding;
     }
 

@@ -21,7 +21,7 @@ import org.snowkey.keygen.testing.ManualClock;
 
 /**
  * A thread paused between reading the lease's grant and reading the stream's counter must never bring a stale
- * grant back, nor open a second live counter on the grant in force (issue 9, problem 1). The pause is placed
+ * grant back, nor open a second live counter on the grant in force. The pause is placed
  * exactly, with a lease that parks one chosen thread after it has read the grant.
  */
 class LeaseChangeInterleavingTest {
@@ -81,7 +81,7 @@ class LeaseChangeInterleavingTest {
         assertTrue(fromWaiter > lastOfBurst && fromStale > lastOfBurst);
     }
 
-    // Review of issue 9: a stream moving to a new grant waits for the lease under the stream's lock (up to the acquire
+    // A stream moving to a new grant waits for the lease under the stream's lock (up to the acquire
     // timeout while a registry is down). The ids-issued count of metrics and the actuator endpoint took the same lock,
     // so a health or metrics scrape hung for as long.
     @Test

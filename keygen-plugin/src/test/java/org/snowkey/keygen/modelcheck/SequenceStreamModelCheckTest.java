@@ -32,8 +32,8 @@ import org.snowkey.keygen.testing.SwitchableLease;
  *
  * <p>The layout has 2 ids per millisecond and worker id (S = 2, L = 1), so bursts reach the clock's edge within a few operations, and the clock
  * only moves when an operation ticks it or a stream waits for it: every race between a stream's counter, the
- * lease's grant and the clock is a few steps deep. The custom scenario is the interleaving behind issue 9 problem 1 (a thread paused between
- * reading the grant and reading the stream's counter); the random scenarios look for others.
+ * lease's grant and the clock is a few steps deep. The custom scenario is a thread paused between reading the grant and
+ * reading the stream's counter; the random scenarios look for others.
  */
 public class SequenceStreamModelCheckTest {
 
@@ -154,7 +154,7 @@ public class SequenceStreamModelCheckTest {
 
     /**
      * {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak); 4 explores
-     * as many random scenarios as {@code mvn -B verify} did before the CI budget (issue 20), 10 is the soak of docs/reliability.md.
+     * 20 random scenarios, 10 is the soak of docs/reliability.md.
      */
     static int scale() {
         return Integer.getInteger("snowkey.modelcheck.scale", 1);
@@ -165,7 +165,7 @@ public class SequenceStreamModelCheckTest {
     // the suite's default 5 minutes on a loaded 2-core machine (8 minutes seen).
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void noIdTwiceAndEachStreamIncreasingUnderAnyExploredInterleaving() {
-        // 5 random scenarios in CI (20 before issue 20's CI budget, 149 s of the build): the interleavings known to
+        // 5 random scenarios in CI (20 took 149 s of the build): the interleavings known to
         // break a stream are the fixed scenarios below, which keep their full count; the random ones look for others,
         // and -Dsnowkey.modelcheck.scale=N looks N times as long.
         options().iterations(5 * scale()).invocationsPerIteration(1_000).check(getClass());
@@ -173,7 +173,7 @@ public class SequenceStreamModelCheckTest {
 
     @Test
     void aThreadPausedBetweenGrantAndCounterNeverIssuesADuplicate() {
-        // Issue 9 problem 1: C reads the first grant and pauses; the grant is lost, a burst runs the new grant to the
+        // C reads the first grant and pauses; the grant is lost, a burst runs the new grant to the
         // clock's edge, the clock ticks; C resumes with the stale grant while the burst's thread issues its next id.
         options().iterations(0).invocationsPerIteration(5_000 * scale())
                 .addCustomScenario(scenario -> {

@@ -111,17 +111,17 @@ public class RuntimeModelCheckTest {
     }
 
     /**
-     * {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak); from 4 on,
-     * at least as many random scenarios as {@code mvn -B verify} explored before the CI budget (issue 20).
+     * {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak); 4 explores
+     * 12 random scenarios here.
      */
     static int scale() {
         return Integer.getInteger("snowkey.modelcheck.scale", 1);
     }
 
     /**
-     * Random scenarios in CI: 3 (10 before issue 20's CI budget, two minutes of the build here and as much again in
-     * {@link RuntimeCloseModelCheckTest}). The races behind issue 9 problem 3 are the fixed scenarios, which keep their
-     * full count.
+     * Random scenarios in CI: 3, to keep the build short (10 took two minutes of the build here and as much again in
+     * {@link RuntimeCloseModelCheckTest}). The known races, a join while the last owner leaves, are the fixed
+     * scenarios, which keep their full count.
      */
     static int randomScenarios() {
         return 3 * scale();
@@ -134,7 +134,7 @@ public class RuntimeModelCheckTest {
 
     @Test
     void aJoinWhileTheLastOwnerLeavesGetsTheNextGeneration() {
-        // Issue 9 problem 3: A issues and is the scope's only owner; A leaves while B joins and issues.
+        // A issues and is the scope's only owner; A leaves while B joins and issues.
         options().iterations(0).invocationsPerIteration(1_000 * scale())
                 .addCustomScenario(scenario -> {
                     scenario.initial(init -> actors(init, "joinAAndIssue"));

@@ -137,7 +137,7 @@ class ScopeLayoutTest {
     }
 
     /**
-     * Review of the epoch-relative mark: a static worker id reopened in this JVM with another worker-id-bits,
+     * The epoch-relative mark: a static worker id reopened in this JVM with another worker-id-bits,
      * sequence-low-bits or epoch, with the wall clock stepped back (NTP) between the close and the reopen, and one
      * near the top of the 41 timestamp bits. Every id of the second generation lies above the first's (the timestamp
      * bits are the same top 41 bits in every layout), or the second generation refuses to issue, naming why.

@@ -71,11 +71,11 @@ class PlansWithoutModeTest {
     }
 
     /**
-     * Review of the store-deciding props: a key generator that restates a bean prop in another spelling
-     * ({@code ZooKeeper}), with white space, makes a default explicit ({@code lease-pool: default}), or sets a lease prop
-     * that decides no store (duration, acquire timeout, instance id) has other props than the bean, so the props
-     * compared unequal and the check was skipped, although without the mode it would lease exactly where the bean does
-     * and with the mode it leases elsewhere: two pools for one table. The store it would reach without the mode is what
+     * The store-deciding props: a key generator that restates a bean prop in another spelling ({@code ZooKeeper}), with
+     * white space, makes a default explicit ({@code lease-pool: default}), or sets a lease prop that decides no store
+     * (duration, acquire timeout, instance id) has other props than the bean, so comparing props would find them unequal
+     * and skip the check, although without the mode it would lease exactly where the bean does and with the mode it
+     * leases elsewhere: two pools for one table. The store it would reach without the mode is what
      * tells whether it inherits the bean's store.
      */
     @ParameterizedTest

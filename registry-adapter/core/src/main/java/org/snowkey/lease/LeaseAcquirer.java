@@ -340,8 +340,8 @@ final class LeaseAcquirer {
             return Optional.empty();
         }
         if (existing.isPresent() && existing.get().record().fencingToken() > MAX_CLAIMABLE_TOKEN) {
-            // A damaged token: the next one would not fit in a record (it used to overflow to a negative token, which every
-            // later read reports as corrupt). The number stays out of use, like a corrupt record.
+            // A damaged token: the next one would not fit in a record (adding the step would overflow to a negative token,
+            // which every later read reports as corrupt). The number stays out of use, like a corrupt record.
             LOG.warn("SnowKey skips worker id {} at {}: its fencing token {} leaves no room for another claim; repair the record",
                     workerId, store.locationOf(settings.pool(), workerId), existing.get().record().fencingToken());
             return Optional.empty();

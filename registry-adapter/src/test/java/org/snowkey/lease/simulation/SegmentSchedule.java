@@ -21,7 +21,7 @@ import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.SegmentSettings;
 
 /**
- * One simulated schedule of segment mode (issue 13), entirely determined by its seed: a few instances, each with a
+ * One simulated schedule of segment mode, entirely determined by its seed: a few instances, each with a
  * production {@link SegmentSequence} per sequence key, over one simulated range store that allocates atomically but
  * refuses, is slow, goes down for a while, and loses answers (applied, then the call fails). Instances issue keys
  * and batches, their background fetches run when the schedule says so, they crash (dropping both buffers and any

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Deterministic simulation of segment mode (issue 13; {@link SegmentSchedule}): seeded schedules of the production
+ * Deterministic simulation of segment mode ({@link SegmentSchedule}): seeded schedules of the production
  * {@code SegmentSequence} over a simulated range store that refuses, is slow, goes down and loses answers, with
  * instances crashing and restarting. It runs in the module's 'simulation' surefire execution with the lease simulator
  * (SnowKey's logging off: every outage logs a warning).

@@ -31,7 +31,7 @@ import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
-import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
+import org.snowkey.keygen.shardingsphere.KeyGeneratorFixtures;
 
 /**
  * What {@code IMPROVED_SNOWFLAKE} must do on every ShardingSphere line, through that line's real ShardingSphere-JDBC
@@ -92,7 +92,7 @@ public abstract class LineContract {
         }
         SnowKeyRuntime.get().closeAll();
         SegmentRuntime.get().closeAll();
-        KeyGeneratorBinding.forgetSeenClusterRegistries();
+        KeyGeneratorFixtures.forgetSeenClusterRegistries();
     }
 
     @Test
@@ -151,7 +151,7 @@ public abstract class LineContract {
             }
             opened.clear();
             SnowKeyRuntime.get().closeAll();
-            KeyGeneratorBinding.forgetSeenClusterRegistries();
+            KeyGeneratorFixtures.forgetSeenClusterRegistries();
         }
     }
 

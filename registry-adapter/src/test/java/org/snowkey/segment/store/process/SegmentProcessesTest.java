@@ -45,7 +45,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 /**
- * Segment mode across processes (issue 13, "Tests"): {@value #SLOTS} JVMs ({@link SegmentWorkerProcess}) issue keys of
+ * Segment mode across processes: {@value #SLOTS} JVMs ({@link SegmentWorkerProcess}) issue keys of
  * two sequence keys from one allocator (a table on H2 over TCP, PostgreSQL or MariaDB; one ZooKeeper server) with small
  * steps, so they allocate ranges all the time and race each other for them; in each of {@value #ROUNDS} rounds some
  * are killed with SIGKILL (often mid-allocation, as a fetch is nearly always in flight) and restarted. Every key any

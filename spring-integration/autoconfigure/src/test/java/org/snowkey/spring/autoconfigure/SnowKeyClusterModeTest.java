@@ -21,7 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
+import org.snowkey.keygen.shardingsphere.KeyGeneratorFixtures;
 import org.snowkey.spring.SnowKeySegments;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -51,7 +51,7 @@ class SnowKeyClusterModeTest {
     @AfterEach
     void forgetTheMode() {
         // The Cluster registry seen stays for the JVM's life; later tests of this JVM run without ShardingSphere's mode.
-        KeyGeneratorBinding.forgetSeenClusterRegistries();
+        KeyGeneratorFixtures.forgetSeenClusterRegistries();
     }
 
     private ApplicationContextRunner runner(final String database, final String keyGeneratorType, final String... more) throws Exception {

@@ -8,7 +8,6 @@ import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContex
 import org.apache.shardingsphere.infra.algorithm.keygen.spi.KeyGenerateAlgorithm;
 import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContext;
 import org.apache.shardingsphere.infra.instance.ComputeNodeInstanceContextAware;
-import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.shardingsphere.InstanceContextBound;
@@ -53,11 +52,6 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
             return new SingleKey(stream.nextId());
         }
         return stream.nextIds(keyGenerateCount);
-    }
-
-    /** The generator this instance issues from, binding it if needed; for diagnostics and tests. */
-    public IdGenerator boundGenerator() {
-        return binding.generator();
     }
 
     @Override

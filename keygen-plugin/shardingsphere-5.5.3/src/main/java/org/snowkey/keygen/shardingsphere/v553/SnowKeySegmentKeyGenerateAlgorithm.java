@@ -53,11 +53,6 @@ public final class SnowKeySegmentKeyGenerateAlgorithm implements KeyGenerateAlgo
         return sequence.nextIds(keyGenerateCount);
     }
 
-    /** The binding, for diagnostics and tests. */
-    public SegmentBinding binding() {
-        return binding;
-    }
-
     @Override
     public String getType() {
         return TYPE;

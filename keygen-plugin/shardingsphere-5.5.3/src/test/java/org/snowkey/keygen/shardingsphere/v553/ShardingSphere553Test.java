@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.shardingsphere.ContextLifecycleListener;
-import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
+import org.snowkey.keygen.shardingsphere.KeyGeneratorFixtures;
 import org.snowkey.keygen.shardingsphere.ShardingSphereLine;
 import org.snowkey.keygen.testkit.H2LeaseTable;
 import org.snowkey.keygen.testkit.LineContract;
@@ -66,7 +66,7 @@ class ShardingSphere553Test {
         }
         SnowKeyRuntime.get().closeAll();
         SegmentRuntime.get().closeAll();
-        KeyGeneratorBinding.forgetSeenClusterRegistries();
+        KeyGeneratorFixtures.forgetSeenClusterRegistries();
     }
 
     @Test

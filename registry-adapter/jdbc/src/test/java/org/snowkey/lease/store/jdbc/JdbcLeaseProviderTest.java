@@ -167,7 +167,7 @@ class JdbcLeaseProviderTest {
                 assertEquals("provider-test", row.getString(2));
                 assertEquals("HELD", row.getString(3));
             }
-            runtime.close(plan.scopeKey());
+            runtime.closeAll();
             long lastTimestamp = generator.decode(second).timestamp().toEpochMilli();
             try (Connection connection = TestDatabase.H2.connect(); Statement statement = connection.createStatement();
                  ResultSet row = statement.executeQuery("SELECT state, reserved_until FROM " + table.value() + " WHERE pool = 'runtime-test'")) {
@@ -176,7 +176,7 @@ class JdbcLeaseProviderTest {
                 assertEquals(lastTimestamp, row.getLong(2), "released with the exact high-water mark");
             }
         } finally {
-            runtime.close(plan.scopeKey());
+            runtime.closeAll();
             TestDatabase.H2.dropQuietly(table);
         }
     }

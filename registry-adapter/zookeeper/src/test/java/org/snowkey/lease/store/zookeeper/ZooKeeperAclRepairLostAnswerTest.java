@@ -19,10 +19,10 @@ import org.snowkey.lease.testing.faults.FaultSchedule;
 import org.snowkey.lease.testing.faults.StoreFault;
 
 /**
- * Found by the store-call sweep's reasoning: an ACL repair whose lock of an open record was applied but whose answer was
- * lost. The operator re-runs {@code repair-acl}; every node is locked by then, so the re-run used to find nothing open
- * and change nothing, leaving the record as whoever could write it left it: a forged {@code reservedUntil = 0} stayed,
- * and a successor would start below what the genuine holder reserved. Each record is now re-reserved before any node
+ * An ACL repair whose lock of an open record was applied but whose answer was lost. The operator re-runs
+ * {@code repair-acl}; every node is locked by then, so a re-run that only looked for open nodes would find nothing
+ * and change nothing, leaving the record as whoever could write it left it: a forged {@code reservedUntil = 0} would
+ * stay, and a successor would start below what the genuine holder reserved. So each record is re-reserved before any node
  * is locked (and again after the locks), so a repair cut anywhere leaves either an open node (the re-run repeats
  * everything) or every record re-reserved.
  */

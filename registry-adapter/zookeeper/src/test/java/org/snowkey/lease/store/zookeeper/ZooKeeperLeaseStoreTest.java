@@ -133,7 +133,7 @@ class ZooKeeperLeaseStoreTest {
         int workerId = generator.decode(id).workerId();
         try (ZooKeeperLeaseStore store = new ZooKeeperLeaseStore(new ZooKeeperStoreSettings(server.getConnectString(), "runtime", null, 2_000))) {
             assertEquals(LeaseRecord.State.HELD, store.read("runtime-pool", workerId).orElseThrow().record().state());
-            SnowKeyRuntime.get().close(plan.scopeKey());
+            SnowKeyRuntime.get().closeAll();
             LeaseRecord released = store.read("runtime-pool", workerId).orElseThrow().record();
             assertEquals(LeaseRecord.State.RELEASED, released.state());
             assertEquals(generator.layout().toWallClock(generator.decode(id).logicalTimestamp()), released.reservedUntil(), "exact high-water mark");
