@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** The contenders work as wired; no timing is asserted here (numbers belong in the README). */
+/** The contenders work as wired; no timing is asserted here (numbers belong in docs/benchmarks.md). */
 class IdSourceTest {
 
     @Test

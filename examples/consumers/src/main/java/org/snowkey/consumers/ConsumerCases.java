@@ -298,7 +298,7 @@ public final class ConsumerCases {
                 """.formatted(groupId, artifactId, version);
     }
 
-    /** 5.5.0 to 5.5.2 declare test artifacts that Maven Central does not serve; a user excludes them (README, "ShardingSphere versions"). */
+    /** 5.5.0 to 5.5.2 declare test artifacts that Maven Central does not serve; a user excludes them (docs/shardingsphere.md, "ShardingSphere versions"). */
     private static final String UNSERVED_TEST_ARTIFACTS = "\n            <exclusions>\n"
             + exclusion("shardingsphere-test-util") + exclusion("shardingsphere-test-common") + exclusion("shardingsphere-test-fixture-jdbc")
             + exclusion("shardingsphere-test-fixture-database") + "            </exclusions>";

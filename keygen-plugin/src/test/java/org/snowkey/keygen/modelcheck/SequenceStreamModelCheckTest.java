@@ -154,7 +154,7 @@ public class SequenceStreamModelCheckTest {
 
     /**
      * {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings (a soak); 4 explores
-     * as many random scenarios as {@code mvn -B verify} did before the CI budget (issue 20), 10 is the README's soak.
+     * as many random scenarios as {@code mvn -B verify} did before the CI budget (issue 20), 10 is the soak of docs/reliability.md.
      */
     static int scale() {
         return Integer.getInteger("snowkey.modelcheck.scale", 1);

@@ -24,6 +24,7 @@ import org.snowkey.keygen.runtime.ScopePlan;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.lease.testing.Ids;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /** {@code lease-registry: jdbc}: props validated without I/O, scope keys without credentials, and the runtime end to end on H2. */
 class JdbcLeaseProviderTest {

@@ -19,9 +19,11 @@ import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.WorkerIdCheckpoint;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.testing.Ids;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
- * The grants the README promises are enough: after the DDL, a user with only SELECT, INSERT and UPDATE on the lease
+ * The grants docs/operations.md ("Security") promises are enough: after the DDL, a user with only SELECT, INSERT and UPDATE on the lease
  * table acquires, renews and releases, on a real PostgreSQL; and that user can neither delete rows nor drop the table.
  */
 class JdbcLeastPrivilegeTest {

@@ -1,19 +1,19 @@
-package org.snowkey.lease.store.jdbc;
+package org.snowkey.store.jdbc;
 
 import org.snowkey.keygen.config.Redactor;
 import org.snowkey.keygen.config.SettingText;
 import org.snowkey.keygen.config.UrlCredentials;
 
 /**
- * How to reach the lease table.
+ * How to reach one of SnowKey's tables (the lease table or the segment counter table) through a pool of its own.
  *
  * @param url the JDBC URL as configured (may carry credentials; only {@link #safeUrl()} goes into messages)
  * @param username the user, or null to let the URL or driver decide
  * @param password the password, or null; never printed
- * @param table the lease table
+ * @param table the table
  * @param createTable whether to create the table when it is missing
  * @param timeoutMillis how long one connection attempt or statement may take before the store reports the
- *                      database unavailable; renewals must fail fast enough to retry within the lease
+ *                      database unavailable; lease renewals and range fetches must fail fast enough to retry in time
  */
 public record JdbcStoreSettings(String url, String username, String password, JdbcTableName table, boolean createTable, long timeoutMillis) {
 
@@ -27,7 +27,7 @@ public record JdbcStoreSettings(String url, String username, String password, Jd
             throw new IllegalArgumentException("a JDBC URL starts with 'jdbc:', got '" + JdbcUrls.withoutCredentials(url) + "'");
         }
         if (table == null) {
-            throw new IllegalArgumentException("no lease table");
+            throw new IllegalArgumentException("no table");
         }
         timeoutMillis = Math.max(MIN_TIMEOUT_MILLIS, timeoutMillis);
     }
