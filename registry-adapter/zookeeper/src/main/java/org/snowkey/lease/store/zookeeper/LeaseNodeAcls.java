@@ -32,6 +32,9 @@ import org.snowkey.store.zookeeper.DigestNodeAcls;
  */
 final class LeaseNodeAcls {
 
+    /** The node under the pool that marks a repair between its first lock and its last pass (SnowKey's ACL). */
+    static final String UNFINISHED_REPAIR = "acl-repair-unfinished";
+
     private final CuratorFramework client;
 
     private final DigestNodeAcls digestAcls;
@@ -114,14 +117,27 @@ final class LeaseNodeAcls {
                 open.put(each, new OpenNode(stat.getAversion(), describe(actual)));
             }
         }
-        if (open.isEmpty()) {
+        String unfinished = root + "/" + pool + "/" + UNFINISHED_REPAIR;
+        boolean cutBefore = client.checkExists().forPath(unfinished) != null;
+        if (open.isEmpty() && !cutBefore) {
             out.printf("every node of pool '%s' under %s already carries SnowKey's ACL; nothing changed%n", pool, root);
             return 0;
         }
+        if (cutBefore) {
+            out.printf("a repair of pool '%s' under %s was cut before its last pass: repeating the passes%n", pool, root);
+        } else {
+            // Marked before the first lock, cleared after the last pass: a repair cut after its last lock (the answer
+            // lost) leaves the mark, and the operator's re-run, which finds every node locked, still runs both passes.
+            try {
+                client.create().withACL(acl).forPath(unfinished);
+            } catch (final KeeperException.NodeExistsException ex) {
+                // Another operator's repair runs at the same time.
+            }
+        }
         // Every record is re-reserved BEFORE any node is locked: a repair cut after its last lock (the answer lost) is
-        // run again by the operator against nodes that are all locked, a run that finds nothing open and changes
-        // nothing; re-reserving only after the locks left a forged reservation in place for good. The pass after the
-        // locks raises what was rewritten between the first pass and the lock (nobody else can write after it).
+        // run again by the operator against nodes that are all locked; re-reserving only after the locks left a forged
+        // reservation in place for good. The pass after the locks raises what was rewritten between the first pass and
+        // the lock (nobody else can write after it), on the re-run too: the mark above says the pass was never reached.
         String workers = root + "/" + pool + "/workers";
         List<String> records = nodes.subList(3, nodes.size());
         int changed = reReserveAll(pool, workers, records, nowMillis + leaseDurationMillis, out, true);
@@ -130,7 +146,13 @@ final class LeaseNodeAcls {
             out.printf("locked %s (was %s)%n", each.getKey(), each.getValue().acl());
             changed++;
         }
-        return changed + reReserveAll(pool, workers, records, nowMillis + leaseDurationMillis, out, false);
+        changed += reReserveAll(pool, workers, records, nowMillis + leaseDurationMillis, out, false);
+        try {
+            client.delete().forPath(unfinished);
+        } catch (final KeeperException.NoNodeException ex) {
+            // Cleared by another operator's repair that ran at the same time.
+        }
+        return changed;
     }
 
     /** A node found open: its ACL version (the lock is a compare-and-set on it) and its ACL, for the operator. */

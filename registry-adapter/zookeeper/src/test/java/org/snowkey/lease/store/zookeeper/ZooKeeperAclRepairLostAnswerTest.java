@@ -1,5 +1,6 @@
 package org.snowkey.lease.store.zookeeper;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,6 +8,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.Test;
@@ -49,11 +53,66 @@ class ZooKeeperAclRepairLostAnswerTest {
                 long repairedAt = System.currentTimeMillis();
                 assertThrows(LeaseStoreUnavailableException.class, () -> store.repairAcls("p", repairedAt, LEASE_MILLIS, quiet()));
                 assertTrue(schedule.fired(), "the lock was never cut: " + schedule.sites());
+                // Until the operator runs it again (which the unfinished-repair mark makes complete), a successor may
+                // claim the record: the pass before the locks has already raised it.
+                LeaseRecord cut = store.read("p", 0).orElseThrow().record();
+                assertTrue(cut.reservedUntil() >= repairedAt + LEASE_MILLIS, "a repair cut after its lock left the forged reservation until it is run again: " + cut);
                 store.repairAcls("p", System.currentTimeMillis(), LEASE_MILLIS, quiet());
 
                 LeaseRecord after = store.read("p", 0).orElseThrow().record();
                 assertTrue(after.reservedUntil() >= repairedAt + LEASE_MILLIS,
                         "the forged reservation survived a repair cut after its lock and run again: " + after);
+            }
+        }
+    }
+
+    /**
+     * Review: the same lost answer, with someone who can still write the open record forging it between the repair's
+     * first re-reservation and its lock. The second pass that would raise the forgery is never reached, and the re-run
+     * finds every node locked and nothing open: it changed nothing, and the forged {@code reservedUntil = 0} stayed. A
+     * repair now marks the pool before its first lock and clears the mark after its last pass; a re-run that finds the
+     * mark repeats the passes although nothing is open.
+     */
+    @Test
+    void aRecordForgedBetweenTheFirstPassAndALockWhoseAnswerWasLostIsReReservedOnTheReRun() throws Exception {
+        try (TestingServer server = new TestingServer(true);
+             CuratorFramework forger = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100))) {
+            forger.start();
+            String[] recordPath = new String[1];
+            FaultSchedule schedule = new FaultSchedule() {
+                @Override
+                public synchronized StoreFault count(final String site) {
+                    StoreFault fault = super.count(site);
+                    if (fault != null) {
+                        try {
+                            // Just before the lock is applied: the record is still open, and the forger writes it.
+                            forger.setData().forPath(recordPath[0],
+                                    LeaseRecordJson.write(new LeaseRecord("p", 0, "forger", 1, 0, 0, LeaseRecord.State.RELEASED, Ids.layout(3))));
+                        } catch (final Exception ex) {
+                            throw new IllegalStateException(ex);
+                        }
+                    }
+                    return fault;
+                }
+            };
+            ZooKeeperFaultSweep.Run run = new ZooKeeperFaultSweep.Run(server.getConnectString(), "repair", new FaultInjectingZooKeeperFactory(schedule), "one");
+            try (ZooKeeperLeaseStore store = FaultInjectedClients.leaseStore(run, DIGEST)) {
+                long now = System.currentTimeMillis();
+                store.create(new LeaseRecord("p", 0, "genuine", 1, now + LEASE_MILLIS, now + LEASE_MILLIS, LeaseRecord.State.HELD, Ids.layout(3))).orElseThrow();
+                String record = store.path("p", 0);
+                recordPath[0] = record;
+                store.client().setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(record);
+
+                schedule.armFirstCallAt("setACL at LeaseNodeAcls.repair", StoreFault.APPLIED_THEN_ERROR);
+                long repairedAt = System.currentTimeMillis();
+                assertThrows(LeaseStoreUnavailableException.class, () -> store.repairAcls("p", repairedAt, LEASE_MILLIS, quiet()));
+                assertTrue(schedule.fired(), "the lock was never cut: " + schedule.sites());
+                assertEquals("forger", store.read("p", 0).orElseThrow().record().owner(), "the forger wrote between the first pass and the lock");
+                store.repairAcls("p", System.currentTimeMillis(), LEASE_MILLIS, quiet());
+
+                LeaseRecord after = store.read("p", 0).orElseThrow().record();
+                assertTrue(after.reservedUntil() >= repairedAt + LEASE_MILLIS,
+                        "a reservation forged between the first pass and a lock whose answer was lost survived the re-run: " + after);
             }
         }
     }
