@@ -14,13 +14,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.store.jdbc.JdbcLeaseSchema;
 import org.snowkey.lease.store.jdbc.JdbcLeaseStore;
-import org.snowkey.lease.store.jdbc.JdbcStoreSettings;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.lease.store.jdbc.faults.FaultInjectingDriver;
 import org.snowkey.lease.store.jdbc.faults.FaultSweep;
+import org.snowkey.lease.testing.Ids;
 import org.snowkey.lease.testing.faults.StoreFault;
 import org.snowkey.lease.testing.faults.SweptLeases;
-import org.snowkey.lease.testing.Ids;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * Every store call of the JDBC lease store fails once, in each way ({@link StoreFault}), at each of its first

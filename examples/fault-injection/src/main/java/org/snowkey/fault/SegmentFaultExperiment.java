@@ -21,12 +21,12 @@ import org.snowkey.fault.FaultExperiment.Fault;
 import org.snowkey.fault.FaultExperiment.FaultKind;
 import org.snowkey.fault.FaultExperiment.Registry;
 import org.snowkey.lease.admin.LeaseCli;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeReconciliation;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -74,38 +74,42 @@ public final class UrlCredentials {
     }
 
     /**
-     * The user names the URL itself gives (user info, {@code user=} parameters and key-value entries, Oracle's
-     * {@code user/password@}), in the order written. Not secrets: what the scope of a JDBC store needs besides the URL
-     * without credentials, since an unqualified table lies in the connecting user's schema.
+     * Every user the URL itself gives, each as written with the form that gives it: {@code name} for a {@code user=}
+     * parameter, {@code KEY=name} for a parameter of another spelling ({@code USER=}, {@code username=}),
+     * {@code name@} for user info, {@code (key=name)} for a key-value entry, {@code name/} for Oracle's
+     * {@code user/password@}. In the order written within each form, repeats and empty names kept. Not secrets: what the
+     * scope of a JDBC store needs besides the URL without credentials, since an unqualified table lies in the
+     * connecting user's schema, and which of them a driver connects as depends on all of this: pgjdbc and MariaDB
+     * Connector/J take the last {@code user=}, pgjdbc ignores {@code USER=}, H2 refuses a second {@code USER}.
      */
-    public static Set<String> usersIn(final String url) {
+    public static List<String> usersAsWritten(final String url) {
         return find(url).users();
     }
 
     /**
      * The users and the secrets a URL carries, found in one pass over each URL form.
      *
-     * @param users the user names the URL gives ({@link #usersIn})
+     * @param users the users the URL gives, as written ({@link #usersAsWritten})
      * @param secrets the secret values it carries ({@link #secretsIn})
      */
-    public record Found(Set<String> users, Set<String> secrets) {
+    public record Found(List<String> users, Set<String> secrets) {
     }
 
     /** Parses the credentials of a URL once: the users and the secrets of each form together. */
     public static Found find(final String url) {
-        Set<String> users = new LinkedHashSet<>();
+        List<String> users = new ArrayList<>();
         Set<String> secrets = new LinkedHashSet<>();
         if (url == null) {
             return new Found(users, secrets);
         }
         Matcher oracle = ORACLE_THIN.matcher(url);
         while (oracle.find()) {
-            addNonEmpty(users, oracle.group(2));
+            users.add(oracle.group(2) + "/");
             add(secrets, oracle.group(3));
         }
         for (String each : userInfos(url)) {
             int colon = each.indexOf(':');
-            addNonEmpty(users, colon >= 0 ? each.substring(0, colon) : each);
+            users.add((colon >= 0 ? each.substring(0, colon) : each) + "@");
             if (colon >= 0) {
                 add(secrets, each.substring(colon + 1));
             }
@@ -113,7 +117,7 @@ public final class UrlCredentials {
         Matcher entry = PAREN_ENTRY.matcher(url);
         while (entry.find()) {
             if (USER_KEYS.contains(entry.group(2).toLowerCase(Locale.ROOT))) {
-                addNonEmpty(users, entry.group(3).trim());
+                users.add("(" + entry.group(2) + "=" + entry.group(3).trim() + ")");
             }
             if (SettingText.isSecretName(entry.group(2))) {
                 add(secrets, entry.group(3).trim());
@@ -125,20 +129,14 @@ public final class UrlCredentials {
                 String key = segment.substring(0, equals);
                 String value = segment.substring(equals + 1);
                 if (USER_KEYS.contains(key.trim().toLowerCase(Locale.ROOT))) {
-                    addNonEmpty(users, value);
+                    users.add("user".equals(key) ? value : key + "=" + value);
                 }
                 if (SettingText.isSecretName(key)) {
                     add(secrets, value);
                 }
             }
         }
-        return new Found(Collections.unmodifiableSet(users), Collections.unmodifiableSet(secrets));
-    }
-
-    private static void addNonEmpty(final Set<String> values, final String value) {
-        if (value != null && !value.isEmpty()) {
-            values.add(value);
-        }
+        return new Found(Collections.unmodifiableList(users), Collections.unmodifiableSet(secrets));
     }
 
     private static void add(final Set<String> secrets, final String value) {

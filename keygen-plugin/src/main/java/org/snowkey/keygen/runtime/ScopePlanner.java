@@ -17,7 +17,7 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.lease.KnownLeaseBackend;
+import org.snowkey.keygen.store.KnownStore;
 import org.snowkey.keygen.lease.LeaseBackendSettings;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
@@ -153,7 +153,7 @@ public final class ScopePlanner {
             if (!providers.containsKey(registry)) {
                 throw new InvalidSettingException(PropertyNames.LEASE_REGISTRY, null, "ShardingSphere runs in Cluster mode with a " + type
                         + " repository, so several instances share these keys, and SnowKey has no lease backend for " + type + " ("
-                        + KnownLeaseBackend.byRegistry(registry).map(KnownLeaseBackend::notOnClassPath).orElse("available: " + providers.keySet())
+                        + KnownStore.byName(registry).map(KnownStore::notOnClassPath).orElse("available: " + providers.keySet())
                         + "). Set " + PropertyNames.LEASE_REGISTRY + ", or a " + PropertyNames.WORKER_ID + " unique to this instance");
             }
             rejectOtherBackends(new PropertyReader(properties(settings)), registry, "ShardingSphere's Cluster mode leases from " + type);
@@ -191,9 +191,9 @@ public final class ScopePlanner {
     private WorkerLeaseProvider provider(final String registry) {
         WorkerLeaseProvider provider = providers.get(registry.toLowerCase(Locale.ROOT));
         if (provider == null) {
-            String allowed = KnownLeaseBackend.byRegistry(registry).map(KnownLeaseBackend::notOnClassPath)
-                    .orElse("no such lease registry; available: " + providers.keySet() + ", and with " + KnownLeaseBackend.ARTIFACT + " "
-                            + Arrays.stream(KnownLeaseBackend.values()).map(KnownLeaseBackend::registry).toList());
+            String allowed = KnownStore.byName(registry).map(KnownStore::notOnClassPath)
+                    .orElse("no such lease registry; available: " + providers.keySet() + ", and with " + KnownStore.ARTIFACT + " "
+                            + Arrays.stream(KnownStore.values()).map(KnownStore::storeName).toList());
             throw new InvalidSettingException(PropertyNames.LEASE_REGISTRY, registry, allowed);
         }
         return provider;
@@ -203,8 +203,8 @@ public final class ScopePlanner {
     private void rejectPropsOfAbsentBackends(final Properties props) {
         for (Object key : props.keySet()) {
             String name = String.valueOf(key);
-            Optional<KnownLeaseBackend> backend = KnownLeaseBackend.byProp(name);
-            if (backend.isPresent() && !providers.containsKey(backend.get().registry())) {
+            Optional<KnownStore> backend = KnownStore.byProp(name);
+            if (backend.isPresent() && !providers.containsKey(backend.get().storeName())) {
                 throw new InvalidSettingException(name, props.get(key), backend.get().notOnClassPath());
             }
         }

@@ -71,6 +71,15 @@ public final class KeyGeneratorBinding {
         return current;
     }
 
+    /** Where these settings would lease without the mode, as a Spring bean that planned before it plans; null when they cannot. */
+    private String storeWithoutMode() {
+        try {
+            return ScopePlanner.get().plan(settings(), Optional.empty()).scopeKey();
+        } catch (final RuntimeException ex) {
+            return null;
+        }
+    }
+
     /** The props given to {@link #init}. */
     public Properties props() {
         return props;
@@ -88,7 +97,7 @@ public final class KeyGeneratorBinding {
         try {
             ScopePlan plan = ScopePlanner.get().planInKnownMode(settings(), cluster);
             if (cluster.isPresent()) {
-                PlansWithoutMode.checkWorkerIds(settings().props(), plan.scopeKey(), ImprovedSnowflakeKeyGenerateAlgorithm.TYPE);
+                PlansWithoutMode.checkWorkerIds(settings().props(), plan.scopeKey(), storeWithoutMode(), ImprovedSnowflakeKeyGenerateAlgorithm.TYPE);
             }
             bound = SnowKeyRuntime.get().generator(plan, owner);
         } catch (final RuntimeException ex) {

@@ -72,28 +72,51 @@ public final class PlansWithoutMode {
      * @throws IllegalStateException when a bean in use planned other settings-equal props on another store
      */
     static void checkWorkerIds(final Map<Object, Object> settingsProps, final String store, final String type) {
-        check(WORKER_IDS, storeProps(settingsProps, NOT_DECIDING_WORKER_ID_STORE), store, type, "leases worker ids from");
+        checkWorkerIds(settingsProps, store, null, type);
+    }
+
+    /**
+     * A key generator told the mode plans {@code store} from these settings, and would plan {@code storeWithoutMode}
+     * without it (null when it cannot plan without the mode).
+     *
+     * <p>A bean in use that planned the store-deciding props, or planned {@code storeWithoutMode} itself, and issues
+     * from another store than {@code store}, fails the key generator. The second match catches what props compare
+     * unequal although they reach one store: another spelling ({@code ZooKeeper}), white space, a default made
+     * explicit, a lease prop that decides no store (duration, timeout, instance id).
+     *
+     * @throws IllegalStateException naming both stores
+     */
+    static void checkWorkerIds(final Map<Object, Object> settingsProps, final String store, final String storeWithoutMode, final String type) {
+        check(WORKER_IDS, storeProps(settingsProps, NOT_DECIDING_WORKER_ID_STORE), store, storeWithoutMode, type, "leases worker ids from");
     }
 
     /** As {@link #checkWorkerIds}, for segment ranges. */
     static void checkSegments(final Map<Object, Object> settingsProps, final String store, final String type) {
-        check(SEGMENTS, storeProps(settingsProps, NOT_DECIDING_SEGMENT_STORE), store, type, "takes ranges from");
+        checkSegments(settingsProps, store, null, type);
     }
 
-    private static void check(final Map<Map<Object, Object>, Planned> plans, final Map<Object, Object> settingsProps, final String store, final String type,
-                              final String verb) {
-        Planned planned = plans.get(settingsProps);
-        if (planned == null || planned.store().equals(store)) {
-            return;
+    /** As {@link #checkWorkerIds}, for segment ranges. */
+    static void checkSegments(final Map<Object, Object> settingsProps, final String store, final String storeWithoutMode, final String type) {
+        check(SEGMENTS, storeProps(settingsProps, NOT_DECIDING_SEGMENT_STORE), store, storeWithoutMode, type, "takes ranges from");
+    }
+
+    private static void check(final Map<Map<Object, Object>, Planned> plans, final Map<Object, Object> settingsProps, final String store,
+                              final String storeWithoutMode, final String type, final String verb) {
+        for (Map.Entry<Map<Object, Object>, Planned> each : plans.entrySet()) {
+            Planned planned = each.getValue();
+            boolean inherits = each.getKey().equals(settingsProps) || planned.store().equals(storeWithoutMode);
+            if (!inherits || planned.store().equals(store)) {
+                continue;
+            }
+            if (!planned.inUse().getAsBoolean()) {
+                plans.remove(each.getKey(), planned);
+                continue;
+            }
+            throw new IllegalStateException("SnowKey: this " + type + " key generator inherits the Spring settings of " + planned.bean()
+                    + ", which was created before ShardingSphere's Cluster mode was known and " + verb + " " + planned.store() + "; with the mode, this key generator "
+                    + verb + " " + store + ". One table on two stores would repeat keys, so it does not start: name the store completely in the snowkey.* "
+                    + "properties (the ZooKeeper namespace of the mode, for instance), or give this key generator a store of its own (its own lease-pool or allocator props)");
         }
-        if (!planned.inUse().getAsBoolean()) {
-            plans.remove(settingsProps, planned);
-            return;
-        }
-        throw new IllegalStateException("SnowKey: this " + type + " key generator inherits the Spring settings of " + planned.bean()
-                + ", which was created before ShardingSphere's Cluster mode was known and " + verb + " " + planned.store() + "; with the mode, this key generator "
-                + verb + " " + store + ". One table on two stores would repeat keys, so it does not start: name the store completely in the snowkey.* "
-                + "properties (the ZooKeeper namespace of the mode, for instance), or give this key generator a store of its own (its own lease-pool or allocator props)");
     }
 
     /** The props that may decide the store: all but {@code notDeciding}. */

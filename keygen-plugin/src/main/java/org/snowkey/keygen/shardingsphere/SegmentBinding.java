@@ -111,6 +111,15 @@ public final class SegmentBinding {
         settings = parsed;
     }
 
+    /** Where these settings would take ranges without the mode, as a Spring bean that planned before it does; null when they cannot. */
+    private String storeWithoutMode() {
+        try {
+            return SegmentPlanner.get().plan(settings(), Optional.empty()).allocator().scopeKey();
+        } catch (final RuntimeException ex) {
+            return null;
+        }
+    }
+
     /** The props given to {@link #init}. */
     public Properties props() {
         return props;
@@ -141,7 +150,7 @@ public final class SegmentBinding {
         try {
             SegmentPlan plan = SegmentPlanner.get().plan(settings(), cluster);
             if (cluster.isPresent()) {
-                PlansWithoutMode.checkSegments(settings().props(), plan.allocator().scopeKey(), SnowKeySegmentKeyGenerateAlgorithm.TYPE);
+                PlansWithoutMode.checkSegments(settings().props(), plan.allocator().scopeKey(), storeWithoutMode(), SnowKeySegmentKeyGenerateAlgorithm.TYPE);
             }
             joined = SegmentRuntime.get().join(plan, owner);
         } catch (final RuntimeException ex) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.LeaseTerms;
-import org.snowkey.keygen.lease.KnownLeaseBackend;
+import org.snowkey.keygen.store.KnownStore;
 import org.snowkey.keygen.lease.LeaseBackendSettings;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;

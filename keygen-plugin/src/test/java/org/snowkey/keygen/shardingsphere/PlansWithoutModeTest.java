@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A Spring bean that planned before ShardingSphere's Cluster mode was known, and a YAML key generator that inherits its
@@ -63,6 +65,60 @@ class PlansWithoutModeTest {
             keyGenerator.put("segment-start-value", "1000");
             assertThrows(IllegalStateException.class,
                     () -> PlansWithoutMode.checkSegments(keyGenerator, "zookeeper|" + servers + "|governance_ds", SnowKeySegmentKeyGenerateAlgorithm.TYPE));
+        } finally {
+            inUse.set(false);
+        }
+    }
+
+    /**
+     * Review of the store-deciding props: a key generator that restates a bean prop in another spelling
+     * ({@code ZooKeeper}), with white space, makes a default explicit ({@code lease-pool: default}), or sets a lease prop
+     * that decides no store (duration, acquire timeout, instance id) has other props than the bean, so the props
+     * compared unequal and the check was skipped, although without the mode it would lease exactly where the bean does
+     * and with the mode it leases elsewhere: two pools for one table. The store it would reach without the mode is what
+     * tells whether it inherits the bean's store.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "lease-registry|ZooKeeper",
+            "zookeeper-server-lists|' 127.0.0.1:2181 '",
+            "lease-pool|default",
+            "lease-duration-milliseconds|60000",
+            "lease-acquire-timeout-milliseconds|1000",
+            "instance-id|app-1"})
+    void aKeyGeneratorReachingTheBeansStoreWithoutTheModeFailsWhateverItsPropsSay(final String prop, final String value) {
+        Map<Object, Object> bean = Map.of("lease-registry", "zookeeper", "zookeeper-server-lists", "127.0.0.1:2181");
+        String beanStore = BEAN_STORE + "default-" + prop;
+        AtomicBoolean inUse = new AtomicBoolean(true);
+        PlansWithoutMode.workerIdsPlanned(bean, beanStore, "the SnowKeyIdGenerator bean", inUse::get);
+        try {
+            Map<Object, Object> keyGenerator = new HashMap<>(bean);
+            keyGenerator.put(prop, value);
+            IllegalStateException failure = assertThrows(IllegalStateException.class,
+                    () -> PlansWithoutMode.checkWorkerIds(keyGenerator, MODE_STORE + "default-" + prop, beanStore, ImprovedSnowflakeKeyGenerateAlgorithm.TYPE));
+            assertTrue(failure.getMessage().contains(beanStore) && failure.getMessage().contains(MODE_STORE), failure.getMessage());
+            assertDoesNotThrow(() -> PlansWithoutMode.checkWorkerIds(keyGenerator, MODE_STORE + "own-" + prop, BEAN_STORE + "own-" + prop,
+                    ImprovedSnowflakeKeyGenerateAlgorithm.TYPE), "a store of its own without the mode is not the bean's: nothing to compare");
+            inUse.set(false);
+            assertDoesNotThrow(() -> PlansWithoutMode.checkWorkerIds(keyGenerator, MODE_STORE + "default-" + prop, beanStore,
+                    ImprovedSnowflakeKeyGenerateAlgorithm.TYPE), "a closed bean binds nobody");
+        } finally {
+            inUse.set(false);
+        }
+    }
+
+    /** As above, for segment ranges: {@code segment-allocator: ZOOKEEPER} beside a bean's {@code zookeeper}. */
+    @Test
+    void aSegmentKeyGeneratorReachingTheBeansStoreWithoutTheModeFailsWhateverItsPropsSay() {
+        String servers = "127.0.0.1:" + (30000 + System.nanoTime() % 10000);
+        Map<Object, Object> bean = Map.of("segment-allocator", "zookeeper", "zookeeper-server-lists", servers);
+        AtomicBoolean inUse = new AtomicBoolean(true);
+        PlansWithoutMode.segmentsPlanned(bean, "zookeeper|" + servers + "|snowkey", "the SnowKeySegments bean", inUse::get);
+        try {
+            Map<Object, Object> keyGenerator = new HashMap<>(bean);
+            keyGenerator.put("segment-allocator", "ZOOKEEPER");
+            assertThrows(IllegalStateException.class, () -> PlansWithoutMode.checkSegments(keyGenerator, "zookeeper|" + servers + "|governance_ds",
+                    "zookeeper|" + servers + "|snowkey", SnowKeySegmentKeyGenerateAlgorithm.TYPE));
         } finally {
             inUse.set(false);
         }

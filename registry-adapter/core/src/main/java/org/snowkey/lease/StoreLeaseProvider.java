@@ -1,8 +1,5 @@
 package org.snowkey.lease;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -17,6 +14,7 @@ import org.snowkey.keygen.lease.WorkerLeaseProvider;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.store.StoreLibraries;
 
 /**
  * What every lease store's provider does the same way: check that the store's third-party libraries are present,
@@ -32,24 +30,15 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
 
     private final String registry;
 
-    private final String storeArtifact;
-
-    private final Map<String, String> requiredClasses;
+    private final StoreLibraries libraries;
 
     /**
      * @param registry the {@code lease-registry} value
-     * @param storeArtifact the SnowKey artifact of the store, for the message when a library it needs is missing
-     * @param classThenArtifact pairs: a class of a third-party library the store needs, then the library's Maven
-     *        coordinates; checked in this order
+     * @param libraries the third-party libraries the store needs
      */
-    protected StoreLeaseProvider(final String registry, final String storeArtifact, final String... classThenArtifact) {
+    protected StoreLeaseProvider(final String registry, final StoreLibraries libraries) {
         this.registry = registry;
-        this.storeArtifact = storeArtifact;
-        Map<String, String> required = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < classThenArtifact.length; i += 2) {
-            required.put(classThenArtifact[i], classThenArtifact[i + 1]);
-        }
-        this.requiredClasses = Collections.unmodifiableMap(required);
+        this.libraries = libraries;
     }
 
     @Override
@@ -97,23 +86,12 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
     public abstract StoreOperations operations();
 
     /**
-     * A store jar copied without its libraries (a ShardingSphere-Proxy {@code ext-lib/} without them in {@code lib/},
-     * a dependency excluded) would otherwise fail on the first connection with a {@link NoClassDefFoundError} naming
-     * a class; start-up (and the operations tool) names the missing artifact instead.
+     * Names the missing artifact when one of the store's libraries is absent (see {@link StoreLibraries}).
      *
      * @throws IllegalStateException naming the first missing library's artifact
      */
     public final void requireLibraries() {
-        ClassLoader loader = getClass().getClassLoader();
-        requiredClasses.forEach((className, artifact) -> {
-            try {
-                Class.forName(className, false, loader);
-            } catch (final ClassNotFoundException | LinkageError ex) {
-                throw new IllegalStateException("SnowKey lease-registry: " + registry + " needs " + artifact + " on the class path, and it is missing (class "
-                        + className + " not found). " + storeArtifact + " declares it optional or provided, so that it never changes the version a host application runs: add " + artifact
-                        + " (on ShardingSphere-Proxy, to ext-lib/ unless the Proxy's lib/ has it)", ex);
-            }
-        });
+        libraries.require("lease-registry: " + registry);
     }
 
     /** The store's props as {@link #parse} made them, with the provider that made them. */

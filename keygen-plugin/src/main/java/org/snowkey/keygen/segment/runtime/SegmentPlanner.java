@@ -12,7 +12,7 @@ import java.util.TreeSet;
 
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.keygen.lease.KnownLeaseBackend;
+import org.snowkey.keygen.store.KnownStore;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSettings;
 
@@ -106,8 +106,8 @@ public final class SegmentPlanner {
             if (SegmentProps.NAMES.contains(name)) {
                 continue;
             }
-            Optional<KnownLeaseBackend> shipped = KnownLeaseBackend.byProp(name);
-            if (shipped.isPresent() && !providers.containsKey(shipped.get().registry())) {
+            Optional<KnownStore> shipped = KnownStore.byProp(name);
+            if (shipped.isPresent() && !providers.containsKey(shipped.get().storeName())) {
                 throw new InvalidSettingException(name, props.get(name), shipped.get().notOnClassPath());
             }
             Optional<String> owner = providers.entrySet().stream().filter(each -> each.getValue().propertyNames().contains(name)).map(Map.Entry::getKey).findFirst();
@@ -149,10 +149,10 @@ public final class SegmentPlanner {
             backend = providers.get(allocator).parse(new PropertyReader(new Properties()), settings.sequence());
         } else {
             String why = cluster.map(each -> "ShardingSphere runs in Cluster mode with a " + each.type() + " repository, and SnowKey has no segment allocator for it ("
-                    + KnownLeaseBackend.byRegistry(each.type()).map(KnownLeaseBackend::notOnClassPath).orElse("available: " + providers.keySet()) + ")")
+                    + KnownStore.byName(each.type()).map(KnownStore::notOnClassPath).orElse("available: " + providers.keySet()) + ")")
                     .orElse("ShardingSphere runs in Standalone mode, so nothing tells SnowKey where ranges are shared between instances");
             throw new InvalidSettingException(SegmentProps.ALLOCATOR, null, why + "; set " + SegmentProps.ALLOCATOR + " to one of " + providers.keySet()
-                    + (providers.isEmpty() ? " (add " + KnownLeaseBackend.ARTIFACT + ")" : "") + " with its props");
+                    + (providers.isEmpty() ? " (add " + KnownStore.ARTIFACT + ")" : "") + " with its props");
         }
         PreparedAllocator prepared = providers.get(allocator).prepare(backend, cluster);
         return new SegmentPlan(prepared, settings.sequence(), settings.starts(), settings.sharedKey());
@@ -161,8 +161,8 @@ public final class SegmentPlanner {
     private SegmentAllocatorProvider provider(final String allocator) {
         SegmentAllocatorProvider provider = providers.get(allocator);
         if (provider == null) {
-            String allowed = KnownLeaseBackend.byRegistry(allocator).map(KnownLeaseBackend::notOnClassPath)
-                    .orElse("no such allocator; available: " + providers.keySet() + ", and with " + KnownLeaseBackend.ARTIFACT + " [jdbc, zookeeper]");
+            String allowed = KnownStore.byName(allocator).map(KnownStore::notOnClassPath)
+                    .orElse("no such allocator; available: " + providers.keySet() + ", and with " + KnownStore.ARTIFACT + " [jdbc, zookeeper]");
             throw new InvalidSettingException(SegmentProps.ALLOCATOR, allocator, allowed);
         }
         return provider;

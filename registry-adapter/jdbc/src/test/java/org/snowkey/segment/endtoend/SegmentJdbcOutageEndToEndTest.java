@@ -27,13 +27,13 @@ import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.SegmentStatus;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentScope;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.lease.testing.CuttableTcpProxy;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeReconciliation;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariDataSource;
 

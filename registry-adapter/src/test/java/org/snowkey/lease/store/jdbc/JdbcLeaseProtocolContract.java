@@ -4,6 +4,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.snowkey.lease.AbstractLeaseProtocolContractTest;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.testing.CuttableTcpProxy;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * The registry-independent lease protocol contract on a database table. Every store of a test reaches the

@@ -32,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.snowkey.keygen.segment.NumberRange;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.segment.store.RangeLog;
 import org.snowkey.segment.store.RangeLogEntry;
@@ -40,6 +39,7 @@ import org.snowkey.segment.store.RangeReconciliation;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -27,11 +27,11 @@ import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.SegmentBatch;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.SegmentSettings;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.segment.store.jdbc.JdbcRangeAllocator;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeAllocator;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -11,7 +11,7 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.SequenceScope;
 import org.snowkey.keygen.config.SettingText;
-import org.snowkey.keygen.lease.KnownLeaseBackend;
+import org.snowkey.keygen.store.KnownStore;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.springframework.util.ClassUtils;
@@ -20,7 +20,7 @@ import org.springframework.util.ClassUtils;
  * The table between {@code snowkey.*} properties and key generator props, one per key generator ({@link #SNOWFLAKE},
  * {@link #SEGMENT}): used to build the props, to publish them as the JVM's defaults, and to say which
  * {@code snowkey.*} property an {@link InvalidSettingException} of the key generator is about. The prop names come from
- * the plugin ({@link PropertyNames}, {@link SegmentProps}, {@link KnownLeaseBackend}); defaults are not restated here:
+ * the plugin ({@link PropertyNames}, {@link SegmentProps}, {@link KnownStore}); defaults are not restated here:
  * a {@code snowkey.*} property that is not set emits no prop, and the key generator applies its own default. The two
  * key generators need two tables: both have a {@code jdbc-url} prop, and each maps it from a property of its own
  * ({@code snowkey.jdbc.url}, {@code snowkey.segment.jdbc.url}), both of one store class
@@ -85,19 +85,19 @@ public final class SnowKeyPropertyMapping {
      */
     private SnowKeyPropertyMapping stores(final Function<SnowKeyProperties, SnowKeyProperties.ZooKeeper> zookeeper,
                                           final Function<SnowKeyProperties, SnowKeyProperties.Jdbc> jdbc) {
-        store(KnownLeaseBackend.ZOOKEEPER, "server-lists", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getServerLists));
-        store(KnownLeaseBackend.ZOOKEEPER, "namespace", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getNamespace));
-        store(KnownLeaseBackend.ZOOKEEPER, "digest", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getDigest));
-        store(KnownLeaseBackend.JDBC, "url", jdbc.andThen(SnowKeyProperties.Jdbc::getUrl));
-        store(KnownLeaseBackend.JDBC, "username", jdbc.andThen(SnowKeyProperties.Jdbc::getUsername));
-        store(KnownLeaseBackend.JDBC, "password", jdbc.andThen(SnowKeyProperties.Jdbc::getPassword));
-        store(KnownLeaseBackend.JDBC, "table", jdbc.andThen(SnowKeyProperties.Jdbc::getTable));
-        store(KnownLeaseBackend.JDBC, "create-table", jdbc.andThen(SnowKeyProperties.Jdbc::getCreateTable));
+        store(KnownStore.ZOOKEEPER, "server-lists", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getServerLists));
+        store(KnownStore.ZOOKEEPER, "namespace", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getNamespace));
+        store(KnownStore.ZOOKEEPER, "digest", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getDigest));
+        store(KnownStore.JDBC, "url", jdbc.andThen(SnowKeyProperties.Jdbc::getUrl));
+        store(KnownStore.JDBC, "username", jdbc.andThen(SnowKeyProperties.Jdbc::getUsername));
+        store(KnownStore.JDBC, "password", jdbc.andThen(SnowKeyProperties.Jdbc::getPassword));
+        store(KnownStore.JDBC, "table", jdbc.andThen(SnowKeyProperties.Jdbc::getTable));
+        store(KnownStore.JDBC, "create-table", jdbc.andThen(SnowKeyProperties.Jdbc::getCreateTable));
         return this;
     }
 
-    private void store(final KnownLeaseBackend backend, final String name, final Function<SnowKeyProperties, ?> getter) {
-        entries.put(backend.propPrefix() + name, new Entry(springPrefix + backend.registry() + "." + name, getter::apply, backend));
+    private void store(final KnownStore backend, final String name, final Function<SnowKeyProperties, ?> getter) {
+        entries.put(backend.propPrefix() + name, new Entry(springPrefix + backend.storeName() + "." + name, getter::apply, backend));
     }
 
     /** Prop names to {@code snowkey.*} names. */
@@ -118,7 +118,7 @@ public final class SnowKeyPropertyMapping {
      */
     public Properties toProps(final SnowKeyProperties properties, final ClassLoader classLoader) {
         String backend = backendName.apply(properties);
-        KnownLeaseBackend.byRegistry(backend).filter(each -> !present(each, classLoader)).ifPresent(each -> {
+        KnownStore.byName(backend).filter(each -> !present(each, classLoader)).ifPresent(each -> {
             throw missing(backendProperty, backend, each);
         });
         Properties props = new Properties();
@@ -164,11 +164,11 @@ public final class SnowKeyPropertyMapping {
         return checked;
     }
 
-    private static boolean present(final KnownLeaseBackend backend, final ClassLoader classLoader) {
-        return ClassUtils.isPresent(backend.providerClass(), classLoader);
+    private static boolean present(final KnownStore backend, final ClassLoader classLoader) {
+        return ClassUtils.isPresent(backend.probeClass(), classLoader);
     }
 
-    private static SnowKeyConfigurationException missing(final String springName, final String shownValue, final KnownLeaseBackend backend) {
+    private static SnowKeyConfigurationException missing(final String springName, final String shownValue, final KnownStore backend) {
         return new SnowKeyConfigurationException(springName, InvalidSettingException.message(springName, shownValue, true, backend.notOnClassPath()), null);
     }
 
@@ -204,6 +204,6 @@ public final class SnowKeyPropertyMapping {
     /**
      * @param backend the store the property belongs to, or null for the generator's own and the shared lease properties
      */
-    private record Entry(String springName, Function<SnowKeyProperties, Object> getter, KnownLeaseBackend backend) {
+    private record Entry(String springName, Function<SnowKeyProperties, Object> getter, KnownStore backend) {
     }
 }

@@ -16,7 +16,7 @@ import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.snowkey.spring.SnowKeyIdGenerator;
-import org.snowkey.lease.store.jdbc.JdbcLeaseProps;
+import org.snowkey.store.jdbc.JdbcStoreProps;
 import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProps;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -32,7 +32,7 @@ class SnowKeyPropertiesTest {
         Set<String> all = new HashSet<>(PropertyNames.GENERATOR);
         all.addAll(PropertyNames.SHARED_LEASE);
         all.addAll(ZooKeeperLeaseProps.NAMES);
-        all.addAll(JdbcLeaseProps.NAMES);
+        all.addAll(JdbcStoreProps.NAMES);
         assertThat(SnowKeyPropertyMapping.SNOWFLAKE.names().keySet()).containsExactlyInAnyOrderElementsOf(all);
     }
 
@@ -40,7 +40,7 @@ class SnowKeyPropertiesTest {
     void mirrorsEverySegmentKeyGeneratorProp() {
         Set<String> all = new HashSet<>(SegmentProps.NAMES);
         all.addAll(ZooKeeperLeaseProps.NAMES);
-        all.addAll(JdbcLeaseProps.NAMES);
+        all.addAll(JdbcStoreProps.NAMES);
         assertThat(SnowKeyPropertyMapping.SEGMENT.names().keySet()).containsExactlyInAnyOrderElementsOf(all);
         assertThat(SnowKeyPropertyMapping.SEGMENT.names().values()).allMatch(each -> each.startsWith("snowkey.segment."));
     }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.snowkey.keygen.lease.KnownLeaseBackend;
+import org.snowkey.keygen.store.KnownStore;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -28,10 +28,10 @@ class SnowKeyWithoutRegistryAdapterTest {
     @Test
     void theBackendsAreReallyHidden() {
         runner.run(context -> {
-            for (KnownLeaseBackend each : KnownLeaseBackend.values()) {
-                assertThat(org.springframework.util.ClassUtils.isPresent(each.providerClass(), context.getClassLoader())).as(each.providerClass()).isFalse();
-                assertThat(org.springframework.util.ClassUtils.isPresent(each.providerClass(), getClass().getClassLoader()))
-                        .as("the provider class name is right: " + each.providerClass()).isTrue();
+            for (KnownStore each : KnownStore.values()) {
+                assertThat(org.springframework.util.ClassUtils.isPresent(each.probeClass(), context.getClassLoader())).as(each.probeClass()).isFalse();
+                assertThat(org.springframework.util.ClassUtils.isPresent(each.probeClass(), getClass().getClassLoader()))
+                        .as("the provider class name is right: " + each.probeClass()).isTrue();
             }
         });
     }
@@ -71,8 +71,8 @@ class SnowKeyWithoutRegistryAdapterTest {
             FailureAnalysis analysis = new SnowKeyFailureAnalyzer().analyze(failure);
             assertThat(analysis).isNotNull();
             assertThat(analysis.getDescription()).startsWith("Invalid SnowKey property '" + property + "' = '")
-                    .contains("the " + backend + " lease backend (artifact " + KnownLeaseBackend.valueOf(backend.toUpperCase(java.util.Locale.ROOT)).artifact() + ", or "
-                            + KnownLeaseBackend.ARTIFACT + " for both backends) is not on the class path")
+                    .contains("the " + backend + " lease backend (artifact " + KnownStore.valueOf(backend.toUpperCase(java.util.Locale.ROOT)).artifact() + ", or "
+                            + KnownStore.ARTIFACT + " for both backends) is not on the class path")
                     .doesNotContain("unknown property");
             assertThat(analysis.getAction()).contains(property);
         });

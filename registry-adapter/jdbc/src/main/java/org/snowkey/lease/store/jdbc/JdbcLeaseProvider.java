@@ -15,6 +15,10 @@ import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.store.jdbc.JdbcLibraries;
+import org.snowkey.store.jdbc.JdbcStoreProps;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcUrls;
 
 /**
  * {@code lease-registry: jdbc}: worker ids leased through a table of a database the application already runs,
@@ -28,18 +32,33 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcLeaseProvider.class);
 
+    /** One statement or connection attempt may take this fraction of the lease at most. */
+    private static final long LEASE_FRACTION_FOR_TIMEOUT = 4L;
+
     public JdbcLeaseProvider() {
-        super(REGISTRY, "org.snowkey:snowkey-lease-jdbc", "com.zaxxer.hikari.HikariDataSource", "com.zaxxer:HikariCP");
+        super(REGISTRY, JdbcLibraries.REQUIRED);
     }
 
     @Override
     public Set<String> propertyNames() {
-        return JdbcLeaseProps.NAMES;
+        return JdbcStoreProps.NAMES;
     }
 
     @Override
     protected JdbcStoreSettings parseStore(final PropertyReader reader, final LeaseSettings lease) {
-        return JdbcLeaseProps.parse(reader, lease);
+        return parseLease(reader, lease);
+    }
+
+    /**
+     * The {@code jdbc-*} props of a lease: the lease table by default, and one statement or connection attempt may take
+     * a quarter of the lease at most, so that a hung database still leaves time for retries before the reservation runs
+     * out (5 s at most, HikariCP's 250 ms at least).
+     *
+     * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
+     */
+    static JdbcStoreSettings parseLease(final PropertyReader reader, final LeaseSettings lease) {
+        long timeout = Math.min(JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS, lease.durationMillis() / LEASE_FRACTION_FOR_TIMEOUT);
+        return JdbcStoreProps.parse(reader, PropertyNames.LEASE_REGISTRY + " = " + REGISTRY, JdbcLeaseSchema.DEFAULT_TABLE, timeout);
     }
 
     /** The mode adds nothing to the JDBC props. */

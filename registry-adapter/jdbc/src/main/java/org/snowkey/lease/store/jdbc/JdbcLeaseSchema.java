@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.stream.Collectors;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * The lease table's DDL and the check that the table exists. The DDL lives in {@code schema.sql} next to this
@@ -19,6 +20,9 @@ public final class JdbcLeaseSchema {
     /** Classpath location of the DDL. */
     public static final String RESOURCE = "/org/snowkey/lease/store/jdbc/schema.sql";
 
+    /** The lease table when {@code jdbc-table} is not set; the name {@code schema.sql} is written for. */
+    public static final String DEFAULT_TABLE = "snowkey_worker_lease";
+
     private static final String DDL_TEMPLATE = load();
 
     private JdbcLeaseSchema() {
@@ -26,7 +30,7 @@ public final class JdbcLeaseSchema {
 
     /** The CREATE TABLE statement for a table, without comments or trailing semicolon. */
     public static String ddl(final JdbcTableName table) {
-        return DDL_TEMPLATE.replace("TABLE IF NOT EXISTS " + JdbcTableName.DEFAULT + " ", "TABLE IF NOT EXISTS " + table.value() + " ");
+        return DDL_TEMPLATE.replace("TABLE IF NOT EXISTS " + DEFAULT_TABLE + " ", "TABLE IF NOT EXISTS " + table.value() + " ");
     }
 
     /** The statement that adds the layout column to a table of an older SnowKey; the same on H2, MySQL/MariaDB and PostgreSQL. */

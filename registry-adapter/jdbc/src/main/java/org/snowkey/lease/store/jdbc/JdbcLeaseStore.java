@@ -21,6 +21,12 @@ import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.StoredLease;
+import org.snowkey.store.StoreUnavailableException;
+import org.snowkey.store.jdbc.DriverTimeouts;
+import org.snowkey.store.jdbc.JdbcPools;
+import org.snowkey.store.jdbc.JdbcStoreProps;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTables;
 
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -85,7 +91,16 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.timeoutSeconds = (int) Math.min(Integer.MAX_VALUE, DriverTimeouts.wholeSeconds(settings.timeoutMillis()));
         // Above the statement timeout: a slow statement is ended by the database first, a silent network by this.
         this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, 2L * settings.timeoutMillis());
-        this.dataSource = JdbcPools.open(settings, redactor, "snowkey-lease-" + settings.table().value(), 2);
+        this.dataSource = openPool(settings, redactor);
+    }
+
+    /** The store layer's failure as the lease protocol's own: a lease caller fails closed on a store it cannot reach. */
+    private static HikariDataSource openPool(final JdbcStoreSettings settings, final Redactor redactor) {
+        try {
+            return JdbcPools.open(settings, redactor, "snowkey-lease-" + settings.table().value(), 2);
+        } catch (final StoreUnavailableException ex) {
+            throw new LeaseStoreUnavailableException(ex.getMessage(), ex.getCause());
+        }
     }
 
     @Override
@@ -300,7 +315,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                 return;
             }
             if (JdbcTables.createIfMissing(connection, settings.table(), JdbcLeaseSchema.ddl(settings.table()), settings.createTable(),
-                    JdbcLeaseProps.CREATE_TABLE + " is false", timeoutSeconds)) {
+                    JdbcStoreProps.CREATE_TABLE + " is false", timeoutSeconds)) {
                 LOG.info("SnowKey created lease table {} in {}", table, settings.safeUrl());
             }
             ensureLayoutColumn(connection);
@@ -328,7 +343,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         }
         layoutColumn = false;
         LOG.warn("SnowKey lease table {} in {} has no column {} and {} is false: SnowKey refuses to claim worker ids in it until the column is added, since "
-                + "it could not refuse an instance of another id layout. Run: {}", table, settings.safeUrl(), LeaseRowReader.LAYOUT_COLUMN, JdbcLeaseProps.CREATE_TABLE,
+                + "it could not refuse an instance of another id layout. Run: {}", table, settings.safeUrl(), LeaseRowReader.LAYOUT_COLUMN, JdbcStoreProps.CREATE_TABLE,
                 JdbcLeaseSchema.addLayoutColumn(settings.table()));
     }
 
@@ -350,7 +365,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         }
         incarnationColumn = false;
         LOG.warn("SnowKey lease table {} in {} has no column {} and {} is false: two live processes with one instance id are kept apart by the random "
-                + "fencing token step alone (1 in 2^31). Run: {}", table, settings.safeUrl(), LeaseRowReader.INCARNATION_COLUMN, JdbcLeaseProps.CREATE_TABLE,
+                + "fencing token step alone (1 in 2^31). Run: {}", table, settings.safeUrl(), LeaseRowReader.INCARNATION_COLUMN, JdbcStoreProps.CREATE_TABLE,
                 JdbcLeaseSchema.addIncarnationColumn(settings.table()));
     }
 
@@ -375,7 +390,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         if (!layoutColumn && record.layout() != null) {
             throw new UnusablePoolException("SnowKey lease table " + table + " in " + settings.safeUrl() + " has no column " + LeaseRowReader.LAYOUT_COLUMN
                     + ", so it cannot keep the id layout of pool '" + record.pool() + "' and could not refuse an instance of another layout (which would "
-                    + "issue the same ids); SnowKey may not add it (" + JdbcLeaseProps.CREATE_TABLE + " is false). Run: "
+                    + "issue the same ids); SnowKey may not add it (" + JdbcStoreProps.CREATE_TABLE + " is false). Run: "
                     + JdbcLeaseSchema.addLayoutColumn(settings.table()));
         }
     }

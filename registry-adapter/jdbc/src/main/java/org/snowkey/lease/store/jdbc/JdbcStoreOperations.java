@@ -12,6 +12,10 @@ import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
+import org.snowkey.store.jdbc.JdbcPools;
+import org.snowkey.store.jdbc.JdbcStoreProps;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -23,12 +27,12 @@ final class JdbcStoreOperations implements StoreOperations {
 
     @Override
     public Map<String, String> options() {
-        return StoreOperations.optionsInOrder("--url", JdbcLeaseProps.URL, "--username", JdbcLeaseProps.USERNAME, "--table", JdbcLeaseProps.TABLE);
+        return StoreOperations.optionsInOrder("--url", JdbcStoreProps.URL, "--username", JdbcStoreProps.USERNAME, "--table", JdbcStoreProps.TABLE);
     }
 
     @Override
     public Secret secret() {
-        return new Secret("password", JdbcLeaseProps.PASSWORD, PASSWORD_ENV, "the password");
+        return new Secret("password", JdbcStoreProps.PASSWORD, PASSWORD_ENV, "the password");
     }
 
     @Override
@@ -42,13 +46,13 @@ final class JdbcStoreOperations implements StoreOperations {
     /** The segment counter table ({@code --table}, default {@code snowkey_segment}) and its log, read through a pool of one connection. */
     @Override
     public Optional<OpenRangeLog> openRangeLog(final PropertyReader reader, final long timeoutMillis) {
-        JdbcStoreSettings parsed = JdbcLeaseProps.parse(reader, "--registry jdbc", JdbcSegmentSettings.DEFAULT_TABLE, timeoutMillis);
+        JdbcStoreSettings parsed = JdbcStoreProps.parse(reader, "--registry jdbc", JdbcSegmentSettings.DEFAULT_TABLE, timeoutMillis);
         JdbcStoreSettings store = new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis);
         JdbcSegmentSettings segment;
         try {
             segment = new JdbcSegmentSettings(store.table(), false, timeoutMillis, store.url());
         } catch (final IllegalArgumentException ex) {
-            throw new InvalidSettingException(JdbcLeaseProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
+            throw new InvalidSettingException(JdbcStoreProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
                     + JdbcSegmentSettings.LOG_SUFFIX + "'): " + JdbcTableName.RULE);
         }
         HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-cli-" + store.table().value(), 1);
@@ -58,7 +62,7 @@ final class JdbcStoreOperations implements StoreOperations {
 
     @Override
     public LeaseStore open(final PropertyReader reader, final LeaseSettings lease, final long timeoutMillis) {
-        JdbcStoreSettings parsed = JdbcLeaseProps.parse(reader, lease);
+        JdbcStoreSettings parsed = JdbcLeaseProvider.parseLease(reader, lease);
         return new JdbcLeaseStore(new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis));
     }
 }

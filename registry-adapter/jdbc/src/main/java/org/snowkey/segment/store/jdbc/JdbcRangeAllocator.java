@@ -14,9 +14,9 @@ import javax.sql.DataSource;
 import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
-import org.snowkey.lease.store.jdbc.JdbcTables;
-import org.snowkey.segment.store.SegmentKeys;
 import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.segment.store.SegmentKeys;
+import org.snowkey.store.jdbc.JdbcTables;
 
 /**
  * Ranges from a counter row per key, with a log row per range (DDL in {@code schema.sql}).

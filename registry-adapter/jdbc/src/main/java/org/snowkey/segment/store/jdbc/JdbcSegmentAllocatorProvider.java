@@ -13,11 +13,11 @@ import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
 import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
 import org.snowkey.keygen.segment.runtime.SegmentProps;
-import org.snowkey.lease.store.jdbc.JdbcLeaseProps;
-import org.snowkey.lease.store.jdbc.JdbcLeaseProvider;
-import org.snowkey.lease.store.jdbc.JdbcPools;
-import org.snowkey.lease.store.jdbc.JdbcStoreSettings;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
+import org.snowkey.store.jdbc.JdbcLibraries;
+import org.snowkey.store.jdbc.JdbcPools;
+import org.snowkey.store.jdbc.JdbcStoreProps;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -41,19 +41,19 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
 
     @Override
     public Set<String> propertyNames() {
-        return JdbcLeaseProps.NAMES;
+        return JdbcStoreProps.NAMES;
     }
 
     @Override
     public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
         // Names HikariCP's artifact at start-up when it is missing, as the lease backend does.
-        new JdbcLeaseProvider().requireLibraries();
-        JdbcStoreSettings store = JdbcLeaseProps.parse(reader, SegmentProps.ALLOCATOR + " = jdbc", JdbcSegmentSettings.DEFAULT_TABLE,
+        JdbcLibraries.REQUIRED.require(SegmentProps.ALLOCATOR + ": " + NAME);
+        JdbcStoreSettings store = JdbcStoreProps.parse(reader, SegmentProps.ALLOCATOR + " = jdbc", JdbcSegmentSettings.DEFAULT_TABLE,
                 timeoutWithin(sequence.fetchTimeoutMillis()));
         try {
             return new Parsed(store, new JdbcSegmentSettings(store.table(), store.createTable(), store.timeoutMillis(), store.url()));
         } catch (final IllegalArgumentException ex) {
-            throw new InvalidSettingException(JdbcLeaseProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
+            throw new InvalidSettingException(JdbcStoreProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
                     + JdbcSegmentSettings.LOG_SUFFIX + "'): " + JdbcTableName.RULE);
         }
     }

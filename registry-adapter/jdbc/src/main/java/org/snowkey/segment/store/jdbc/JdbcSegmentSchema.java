@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.snowkey.store.jdbc.JdbcTableName;
 
-import org.snowkey.lease.store.jdbc.JdbcTableName;
 
 /**
  * The DDL of the segment tables. It lives in {@code schema.sql} next to this class so the docs can quote the very

@@ -1,8 +1,9 @@
 package org.snowkey.segment.store.jdbc;
 
 import org.snowkey.keygen.config.Redactor;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
-import org.snowkey.lease.store.jdbc.JdbcUrls;
+import org.snowkey.store.jdbc.DriverTimeouts;
+import org.snowkey.store.jdbc.JdbcTableName;
+import org.snowkey.store.jdbc.JdbcUrls;
 
 /**
  * Where the segment tables are and how long a statement may take.
@@ -47,7 +48,7 @@ public record JdbcSegmentSettings(JdbcTableName table, boolean createTable, long
     }
 
     int timeoutSeconds() {
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(1L, (timeoutMillis + 999L) / 1000L));
+        return (int) Math.min(Integer.MAX_VALUE, DriverTimeouts.wholeSeconds(timeoutMillis));
     }
 
     String safeUrl() {

@@ -11,9 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.Redactor;
 import org.snowkey.keygen.segment.RangeUnavailableException;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
-import org.snowkey.lease.store.jdbc.JdbcTables;
-import org.snowkey.lease.store.jdbc.JdbcUrls;
+import org.snowkey.store.jdbc.JdbcTableName;
+import org.snowkey.store.jdbc.JdbcTables;
+import org.snowkey.store.jdbc.JdbcUrls;
 
 /**
  * The segment tables behind a data source: borrowing connections, creating missing tables, and turning every

@@ -13,8 +13,10 @@ import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
-import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseRecord.State;
+import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * H2 as applications configure it (the quickstart runs MODE=MySQL, and the default upper-cases identifiers): the

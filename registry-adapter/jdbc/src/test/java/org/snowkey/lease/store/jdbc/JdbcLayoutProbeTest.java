@@ -13,12 +13,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.UnusablePoolException;
-import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseRecord.State;
+import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.jdbc.faults.FaultInjectingDriver;
 import org.snowkey.lease.store.jdbc.faults.FaultPlan;
 import org.snowkey.lease.testing.faults.StoreFault;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * The probe for the layout column decides "missing" only from the database's "undefined column" answer: a probe cut by

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.admin.LeaseCli;
-import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseRecord.State;
+import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /** The operations command on an H2 lease table: list, release behind the confirmation flag, corrupt rows, secrets. */
 class JdbcLeaseCliTest {

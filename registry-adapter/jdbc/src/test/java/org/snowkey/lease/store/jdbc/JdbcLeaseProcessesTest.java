@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * Several JVM processes lease worker ids from one table and generate ids while some of them are killed with

@@ -14,6 +14,8 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.PreparedLease;
@@ -22,6 +24,7 @@ import org.snowkey.keygen.runtime.ScopePlan;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.lease.testing.Ids;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /** {@code lease-registry: jdbc}: props validated without I/O, scope keys without credentials, and the runtime end to end on H2. */
 class JdbcLeaseProviderTest {
@@ -81,6 +84,26 @@ class JdbcLeaseProviderTest {
         for (String each : new String[] {orders, billing, ordersInUserInfo, billingInUserInfo}) {
             assertFalse(each.contains(SECRET), each);
         }
+    }
+
+    /**
+     * Review of the URL's user in the scope: URLs that strip to one URL and name the same users, but connect as two
+     * users (measured with pgjdbc 42.7 and MariaDB Connector/J 3.5 against the servers here): both take the last
+     * {@code user=} of the query, so {@code ?user=bob&user=alice} connects as alice and
+     * {@code ?user=bob&user=alice&user=bob} as bob; pgjdbc reads only a lower-case {@code user=}, so {@code ?USER=alice}
+     * connects as {@code jdbc-username} (carol) while {@code ?user=alice} connects as alice; pgjdbc takes
+     * {@code ?user=a,b} as the user "a,b" and {@code ?user=a&user=b} as b. A set of names, joined with commas, made
+     * each pair one scope: one table's worker id issuing for the other table's pool.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = ' ', value = {
+            "?user=bob&user=alice ?user=bob&user=alice&user=bob",
+            "?USER=alice ?user=alice",
+            "?user=a,b ?user=a&user=b"})
+    void urlsThatConnectAsTwoUsersAreNeverOneScope(final String firstQuery, final String secondQuery) {
+        String first = prepare(props("jdbc-url", "jdbc:postgresql://127.0.0.1:1/app" + firstQuery, "jdbc-username", "carol")).scopeKey();
+        String second = prepare(props("jdbc-url", "jdbc:postgresql://127.0.0.1:1/app" + secondQuery, "jdbc-username", "carol")).scopeKey();
+        assertNotEquals(first, second, firstQuery + " and " + secondQuery + " connect as two users");
     }
 
     @Test

@@ -19,11 +19,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
-import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseRecord.State;
+import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore.PoolListing;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.StoredLease;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * What the JDBC lease store promises, run against each database: atomic create and compare-and-set, lazily

@@ -19,6 +19,8 @@ import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.WorkerIdCheckpoint;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.testing.Ids;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * The grants docs/operations.md ("Security") promises are enough: after the DDL, a user with only SELECT, INSERT and UPDATE on the lease

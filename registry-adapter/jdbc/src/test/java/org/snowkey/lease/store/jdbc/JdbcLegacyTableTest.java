@@ -14,8 +14,11 @@ import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.UnusablePoolException;
-import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseRecord.State;
+import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
+import org.snowkey.store.jdbc.JdbcTables;
 
 /**
  * A lease table created by a SnowKey from before the layout column keeps working: its rows read as "layout

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.Redactor;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * Passwords never reach messages, stack traces or logs: wrong credentials against the real servers, a URL
@@ -76,7 +78,7 @@ class JdbcSecretsTest {
             closedPort = socket.getLocalPort();
         }
         String url = "jdbc:postgresql://127.0.0.1:" + closedPort + "/test?user=postgres&password=" + SECRET + "&connectTimeout=1";
-        try (JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, null, null, JdbcTableName.defaultName(), true, 1_000L))) {
+        try (JdbcLeaseStore store = new JdbcLeaseStore(new JdbcStoreSettings(url, null, null, new JdbcTableName(JdbcLeaseSchema.DEFAULT_TABLE), true, 1_000L))) {
             assertEquals("jdbc jdbc:postgresql://127.0.0.1:" + closedPort + "/test?connectTimeout=1 table snowkey_worker_lease", store.describe());
             LeaseStoreUnavailableException error = assertThrows(LeaseStoreUnavailableException.class, () -> store.read("default", 0));
             assertTrue(error.getMessage().contains("127.0.0.1:" + closedPort), error.getMessage());
@@ -88,7 +90,7 @@ class JdbcSecretsTest {
     void unknownDriverErrorQuotingTheUrl() {
         String url = "jdbc:nosuchdb://127.0.0.1/test?user=app&password=" + SECRET;
         LeaseStoreUnavailableException error = assertThrows(LeaseStoreUnavailableException.class,
-                () -> new JdbcLeaseStore(new JdbcStoreSettings(url, "app", SECRET, JdbcTableName.defaultName(), true, 1_000L)));
+                () -> new JdbcLeaseStore(new JdbcStoreSettings(url, "app", SECRET, new JdbcTableName(JdbcLeaseSchema.DEFAULT_TABLE), true, 1_000L)));
         assertTrue(error.getMessage().contains("jdbc:nosuchdb://127.0.0.1/test"), error.getMessage());
         assertNoSecret(error, null);
     }
@@ -107,7 +109,7 @@ class JdbcSecretsTest {
 
     @Test
     void settingsNeverPrintThePassword() {
-        JdbcStoreSettings settings = new JdbcStoreSettings("jdbc:h2:mem:x;PASSWORD=" + SECRET, "sa", SECRET, JdbcTableName.defaultName(), true, 1_000L);
+        JdbcStoreSettings settings = new JdbcStoreSettings("jdbc:h2:mem:x;PASSWORD=" + SECRET, "sa", SECRET, new JdbcTableName(JdbcLeaseSchema.DEFAULT_TABLE), true, 1_000L);
         assertFalse(settings.toString().contains(SECRET), settings.toString());
         assertTrue(settings.toString().contains("password=****"), settings.toString());
     }

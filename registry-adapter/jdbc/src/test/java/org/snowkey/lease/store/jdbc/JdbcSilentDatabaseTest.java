@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.testing.CuttableTcpProxy;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * A database that stops answering without closing connections (partition, frozen VM) must make store calls fail

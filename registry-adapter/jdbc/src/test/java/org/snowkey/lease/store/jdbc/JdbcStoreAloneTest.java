@@ -11,9 +11,12 @@ import java.util.ServiceLoader;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.lease.LeaseRequest;
+import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
+import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.lease.testing.IsolatedClassPath;
+import org.snowkey.segment.store.jdbc.JdbcSegmentAllocatorProvider;
 
 /**
  * snowkey-lease-jdbc on its own: it brings no ZooKeeper, registers only its own registry, and copied without HikariCP
@@ -29,6 +32,19 @@ public class JdbcStoreAloneTest {
         props.setProperty("jdbc-url", "jdbc:h2:mem:alone");
         try {
             new JdbcLeaseProvider().prepare(props, Ids.layout(13), Optional.empty());
+            return "prepared";
+        } catch (final IllegalStateException ex) {
+            return ex.getMessage();
+        }
+    }
+
+    /** Prepares a JDBC segment allocator as start-up does; returns "prepared" or the failure's message. */
+    public static String prepareSegments() {
+        Properties props = new Properties();
+        props.setProperty("jdbc-url", "jdbc:h2:mem:alone");
+        JdbcSegmentAllocatorProvider provider = new JdbcSegmentAllocatorProvider();
+        try {
+            provider.prepare(provider.parse(new PropertyReader(props), SegmentSettings.defaults()), Optional.empty());
             return "prepared";
         } catch (final IllegalStateException ex) {
             return ex.getMessage();
@@ -52,6 +68,15 @@ public class JdbcStoreAloneTest {
         String message = IsolatedClassPath.call(JdbcStoreAloneTest.class, "prepare", "/com/zaxxer/");
         assertTrue(message.startsWith("SnowKey lease-registry: jdbc needs com.zaxxer:HikariCP on the class path, and it is missing")
                 && message.contains("org.snowkey:snowkey-lease-jdbc declares it"), message);
+    }
+
+    /** The segment allocator checks the same libraries through the store layer, and says which setting chose the store. */
+    @Test
+    void withoutHikariCpSegmentsNameTheMissingArtifact() throws Exception {
+        String message = IsolatedClassPath.call(JdbcStoreAloneTest.class, "prepareSegments", "/com/zaxxer/");
+        assertTrue(message.startsWith("SnowKey segment-allocator: jdbc needs com.zaxxer:HikariCP on the class path, and it is missing")
+                && message.contains("org.snowkey:snowkey-lease-jdbc declares it"), message);
+        assertEquals("prepared", prepareSegments());
     }
 
     @Test

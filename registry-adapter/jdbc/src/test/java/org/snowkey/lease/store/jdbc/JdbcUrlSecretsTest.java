@@ -23,10 +23,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLease;
+import org.snowkey.lease.admin.LeaseCli;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * A password inside the JDBC URL, in each shape the drivers accept, never leaves SnowKey: not in the start-up

@@ -8,6 +8,8 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * The databases the JDBC lease tests run against: embedded H2, and this machine's real PostgreSQL and MariaDB

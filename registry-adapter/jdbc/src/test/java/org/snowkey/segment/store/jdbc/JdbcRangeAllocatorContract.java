@@ -2,11 +2,11 @@ package org.snowkey.segment.store.jdbc;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.snowkey.keygen.segment.RangeAllocator;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
+import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.segment.store.AbstractRangeAllocatorContractTest;
 import org.snowkey.segment.store.RangeLog;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.segment.RangeUnavailableException;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
-import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.store.jdbc.TestDatabase;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -14,10 +14,10 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.segment.StartValues;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.lease.store.jdbc.faults.FaultSweep;
 import org.snowkey.lease.testing.faults.StoreFault;
 import org.snowkey.lease.testing.faults.SweptRanges;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * Every store call of the JDBC range allocator fails once, in each way ({@link StoreFault}), at each of its first

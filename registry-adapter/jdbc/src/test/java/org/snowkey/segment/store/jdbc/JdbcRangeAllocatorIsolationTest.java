@@ -13,9 +13,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.segment.NumberRange;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
-import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.store.jdbc.TestDatabase;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

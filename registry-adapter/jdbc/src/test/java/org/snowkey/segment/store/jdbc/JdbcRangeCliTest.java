@@ -18,8 +18,8 @@ import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.admin.RangeAdmin;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
 import org.snowkey.lease.store.jdbc.TestDatabase;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -17,7 +17,7 @@ import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
-import org.snowkey.lease.store.jdbc.JdbcTableName;
+import org.snowkey.store.jdbc.JdbcTableName;
 
 /** {@code segment-allocator: jdbc}: what opening leaves behind when it fails half-way, and what it prints. */
 class JdbcSegmentAllocatorProviderTest {

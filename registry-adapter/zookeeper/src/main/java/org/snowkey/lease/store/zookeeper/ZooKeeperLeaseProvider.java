@@ -10,6 +10,7 @@ import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.store.zookeeper.ZooKeeperLibraries;
 
 /**
  * {@code lease-registry: zookeeper}, and the backend of ShardingSphere Cluster mode with a ZooKeeper repository.
@@ -21,10 +22,7 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperLe
     public static final String REGISTRY = "zookeeper";
 
     public ZooKeeperLeaseProvider() {
-        super(REGISTRY, "org.snowkey:snowkey-lease-zookeeper",
-                "org.apache.curator.framework.CuratorFramework", "org.apache.curator:curator-framework",
-                "org.apache.curator.RetryPolicy", "org.apache.curator:curator-client",
-                "org.apache.zookeeper.ZooKeeper", "org.apache.zookeeper:zookeeper");
+        super(REGISTRY, ZooKeeperLibraries.REQUIRED);
     }
 
     @Override

@@ -12,10 +12,11 @@ import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
 import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
+import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.snowkey.lease.store.zookeeper.ZooKeeperClients;
 import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProps;
-import org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProvider;
 import org.snowkey.lease.store.zookeeper.ZooKeeperStoreSettings;
+import org.snowkey.store.zookeeper.ZooKeeperLibraries;
 
 /**
  * {@code segment-allocator: zookeeper}, and the allocator of ShardingSphere Cluster mode with a ZooKeeper repository
@@ -41,8 +42,8 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
 
     @Override
     public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
-        // Names Curator's, ZooKeeper's or Jackson's artifact at start-up when one is missing, as the lease backend does.
-        new ZooKeeperLeaseProvider().requireLibraries();
+        // Names Curator's or ZooKeeper's artifact at start-up when one is missing, as the lease backend does.
+        ZooKeeperLibraries.REQUIRED.require(SegmentProps.ALLOCATOR + ": " + NAME);
         // Half the fetch timeout at most, so that an INSERT waiting for a range while ZooKeeper is unreachable fails with ZooKeeper's error.
         return new Parsed(ZooKeeperLeaseProps.parse(reader), Math.min(MAX_CONNECTION_TIMEOUT_MILLIS, sequence.fetchTimeoutMillis() / 2));
     }

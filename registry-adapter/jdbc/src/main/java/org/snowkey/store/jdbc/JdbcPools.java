@@ -1,9 +1,9 @@
-package org.snowkey.lease.store.jdbc;
+package org.snowkey.store.jdbc;
 
 import java.sql.SQLException;
 
 import org.snowkey.keygen.config.Redactor;
-import org.snowkey.lease.store.LeaseStoreUnavailableException;
+import org.snowkey.store.StoreUnavailableException;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -20,12 +20,13 @@ public final class JdbcPools {
      *
      * @param poolName named after the table, never the URL: HikariCP prints the pool name in every log line
      * @param maxSize  connections at most: the lease table needs two (one renews while another acquires or lists)
+     * @throws StoreUnavailableException when no driver accepts the URL or the pool cannot be built
      */
     public static HikariDataSource open(final JdbcStoreSettings settings, final Redactor redactor, final String poolName, final int maxSize) {
         try {
             return new HikariDataSource(poolConfig(settings, new RedactingDriverDataSource(settings, redactor), poolName, maxSize));
         } catch (final SQLException | RuntimeException ex) {
-            throw new LeaseStoreUnavailableException("SnowKey cannot open a connection pool for " + settings.safeUrl() + " (is its JDBC driver on the classpath?): "
+            throw new StoreUnavailableException("SnowKey cannot open a connection pool for " + settings.safeUrl() + " (is its JDBC driver on the classpath?): "
                     + redactor.messages(ex), redactor.clean(ex));
         }
     }

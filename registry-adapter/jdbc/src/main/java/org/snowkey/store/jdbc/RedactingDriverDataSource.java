@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.jdbc;
+package org.snowkey.store.jdbc;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -72,7 +72,7 @@ final class RedactingDriverDataSource implements DataSource {
     @Override
     public Connection getConnection(final String username, final String password) throws SQLException {
         // The pool is never given credentials; it has no business asking with others.
-        throw new SQLFeatureNotSupportedException("SnowKey's lease pool connects with the configured credentials only");
+        throw new SQLFeatureNotSupportedException("SnowKey's pools connect with the configured credentials only");
     }
 
     private SQLException cleaned(final SQLException ex) {

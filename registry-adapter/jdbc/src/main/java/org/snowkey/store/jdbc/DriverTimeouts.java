@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.jdbc;
+package org.snowkey.store.jdbc;
 
 import java.util.Locale;
 import java.util.Properties;
@@ -8,10 +8,11 @@ import java.util.Properties;
  * from a database that stopped answering without closing the connection (a network partition, a frozen VM):
  * PostgreSQL's cancel travels over a new connection that hangs too, and MySQL/MariaDB enforce it on the server.
  * Such a read would block for the TCP retransmission timeout (many minutes) while holding the lease's lock, so
- * a lost lease could not be replaced until then. A socket timeout turns the silence into an error in seconds,
- * and the protocol retries or fails closed. Timeouts the URL sets itself are left alone.
+ * a lost lease could not be replaced until then (and a range fetch would wait as long). A socket timeout turns
+ * the silence into an error in seconds, and the protocol retries or fails closed. Timeouts the URL sets itself are
+ * left alone.
  */
-final class DriverTimeouts {
+public final class DriverTimeouts {
 
     /** The socket timeout is a backstop above the statement timeout, not a second statement timeout. */
     private static final long SOCKET_TIMEOUT_FACTOR = 2L;
@@ -44,7 +45,7 @@ final class DriverTimeouts {
      * A timeout in milliseconds as the whole seconds JDBC counts in (statement timeouts, PgJDBC's settings): rounded
      * up, so a timeout is never shortened, and at least 1, since 0 means "no timeout" there.
      */
-    static long wholeSeconds(final long millis) {
+    public static long wholeSeconds(final long millis) {
         return Math.max(1L, (millis + 999L) / 1000L);
     }
 

@@ -1,16 +1,15 @@
-package org.snowkey.lease.store.jdbc;
+package org.snowkey.store.jdbc;
 
 import java.util.Set;
 
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.lease.LeaseSettings;
 
 /**
- * The JDBC props of the key generator, validated without connecting. Messages quote the URL only without its
- * credentials and never quote the password.
+ * The JDBC props ({@code jdbc-*}), the same for the worker-id lease and the segment allocator, validated without
+ * connecting. Messages quote the URL only without its credentials and never quote the password.
  */
-public final class JdbcLeaseProps {
+public final class JdbcStoreProps {
 
     public static final String URL = "jdbc-url";
 
@@ -24,28 +23,13 @@ public final class JdbcLeaseProps {
 
     public static final Set<String> NAMES = Set.of(URL, USERNAME, PASSWORD, TABLE, CREATE_TABLE);
 
-    /**
-     * One statement or connection attempt may take a quarter of the lease at most, so that a hung database still
-     * leaves time for retries before the reservation runs out; 5 s at most, HikariCP's 250 ms at least.
-     */
-    private static final long LEASE_FRACTION_FOR_TIMEOUT = 4L;
-
-    private JdbcLeaseProps() {
-    }
-
-    /**
-     * @param reader the key generator props
-     * @param lease the shared lease settings (the pool and the lease duration)
-     * @throws InvalidSettingException naming the prop and the value
-     */
-    public static JdbcStoreSettings parse(final PropertyReader reader, final LeaseSettings lease) {
-        long timeout = Math.min(JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS, lease.durationMillis() / LEASE_FRACTION_FOR_TIMEOUT);
-        return parse(reader, "lease-registry = jdbc", JdbcTableName.DEFAULT, timeout);
+    private JdbcStoreProps() {
     }
 
     /**
      * The JDBC props of a lease or of a segment allocator.
      *
+     * @param reader the key generator props
      * @param requiredWith what makes {@code jdbc-url} required, for the message ("lease-registry = jdbc")
      * @param defaultTable the table when {@code jdbc-table} is not set
      * @param timeoutMillis how long one connection attempt or statement may take

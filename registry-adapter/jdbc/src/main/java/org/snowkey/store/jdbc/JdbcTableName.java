@@ -1,16 +1,14 @@
-package org.snowkey.lease.store.jdbc;
+package org.snowkey.store.jdbc;
 
 import java.util.regex.Pattern;
 
 /**
- * The lease table's name, validated as a plain SQL identifier (optionally schema-qualified). The name is
- * spliced into SQL text, because identifiers cannot be bound as parameters, so only letters, digits and
+ * The name of one of SnowKey's tables (the lease table, the segment tables), validated as a plain SQL identifier
+ * (optionally schema-qualified). The name is spliced into SQL text, because identifiers cannot be bound as parameters, so only letters, digits and
  * underscores pass: nothing that could end a statement or open a string or comment. 63 characters per part
  * is PostgreSQL's limit and fits MySQL's 64.
  */
 public record JdbcTableName(String value) {
-
-    public static final String DEFAULT = "snowkey_worker_lease";
 
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
 
@@ -22,10 +20,6 @@ public record JdbcTableName(String value) {
         if (value == null || !IDENTIFIER.matcher(value).matches()) {
             throw new IllegalArgumentException("'" + value + "' is not " + RULE);
         }
-    }
-
-    public static JdbcTableName defaultName() {
-        return new JdbcTableName(DEFAULT);
     }
 
     @Override

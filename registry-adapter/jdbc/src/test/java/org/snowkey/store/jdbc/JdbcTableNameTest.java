@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.jdbc;
+package org.snowkey.store.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,13 +27,5 @@ class JdbcTableNameTest {
     @org.junit.jupiter.api.Test
     void refusesNull() {
         assertThrows(IllegalArgumentException.class, () -> new JdbcTableName(null));
-    }
-
-    @org.junit.jupiter.api.Test
-    void theDdlNamesTheConfiguredTable() {
-        String ddl = JdbcLeaseSchema.ddl(new JdbcTableName("ops.my_leases"));
-        assertTrue(ddl.startsWith("CREATE TABLE IF NOT EXISTS ops.my_leases ("), ddl);
-        assertTrue(ddl.contains("PRIMARY KEY (pool, worker_id)"), ddl);
-        assertTrue(!ddl.contains("--") && !ddl.endsWith(";"), ddl);
     }
 }

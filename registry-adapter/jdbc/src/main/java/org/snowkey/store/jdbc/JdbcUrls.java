@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.jdbc;
+package org.snowkey.store.jdbc;
 
 import org.snowkey.keygen.config.UrlCredentials;
 
