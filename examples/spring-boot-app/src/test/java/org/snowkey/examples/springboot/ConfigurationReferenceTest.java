@@ -77,6 +77,30 @@ class ConfigurationReferenceTest {
         assertThat(documented).isEqualTo(springProperties());
     }
 
+    @Test
+    void theReadmesSmallestYamlOfEachTypeIsAcceptedAsWritten() throws IOException {
+        String readme = Files.readString(DOCS.resolve("../README.md"), StandardCharsets.UTF_8);
+        for (String type : new String[] {"IMPROVED_SNOWFLAKE", "SNOWKEY_SEGMENT"}) {
+            Properties props = readmeProps(readme, type);
+            assertThat(props).as("props of the README's " + type + " YAML").isNotEmpty();
+            // init() parses and validates every prop, without connecting to anything.
+            assertThat(TypedSPILoader.getService(KeyGenerateAlgorithm.class, type, props).getType()).isEqualTo(type);
+        }
+    }
+
+    /** The {@code props:} of the README's YAML key generator of that type, comments left out. */
+    private static Properties readmeProps(final String readme, final String type) {
+        Matcher block = Pattern.compile("\\n( +)type: " + type + "\\n\\1props:\\n((?:\\1  +\\S.*\\n)+)").matcher(readme);
+        assertThat(block.find()).as("a YAML key generator of type " + type + " with props in README.md").isTrue();
+        Properties result = new Properties();
+        for (String line : block.group(2).split("\\n")) {
+            String entry = line.replaceFirst("\\s+#.*$", "").trim();
+            int colon = entry.indexOf(": ");
+            result.setProperty(entry.substring(0, colon), entry.substring(colon + 2).trim());
+        }
+        return result;
+    }
+
     private static Set<String> knownProps(final String type) {
         Properties props = new Properties();
         props.setProperty("no-such-prop-of-the-reference-test", "1");
