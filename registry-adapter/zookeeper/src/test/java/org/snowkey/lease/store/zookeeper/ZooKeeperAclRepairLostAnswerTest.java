@@ -96,7 +96,7 @@ class ZooKeeperAclRepairLostAnswerTest {
                 }
             };
             ZooKeeperFaultSweep.Run run = new ZooKeeperFaultSweep.Run(server.getConnectString(), "repair", new FaultInjectingZooKeeperFactory(schedule), "one");
-            try (ZooKeeperLeaseStore store = FaultInjectedClients.leaseStore(run, DIGEST)) {
+            try (ZooKeeperLeaseStore store = FaultInjectedLeaseStores.open(run, DIGEST)) {
                 long now = System.currentTimeMillis();
                 store.create(new LeaseRecord("p", 0, "genuine", 1, now + LEASE_MILLIS, now + LEASE_MILLIS, LeaseRecord.State.HELD, Ids.layout(3))).orElseThrow();
                 String record = store.path("p", 0);
