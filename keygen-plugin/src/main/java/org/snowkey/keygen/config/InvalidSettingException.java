@@ -56,6 +56,16 @@ public class InvalidSettingException extends IllegalArgumentException {
                 + SettingText.quotable(allowed, SettingText.MAX_EXPLANATION_LENGTH);
     }
 
+    /**
+     * The same complaint with a further explanation after what is allowed (the value stays as redacted as it was).
+     * This exception becomes the cause.
+     */
+    public InvalidSettingException explained(final String explanation) {
+        InvalidSettingException result = new InvalidSettingException(property, shownValue, allowed + " (" + explanation + ")", valueQuoted);
+        result.initCause(this);
+        return result;
+    }
+
     /** The prop name as written in the key generator props. */
     public String property() {
         return property;

@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import org.snowkey.keygen.config.GeneratorSettings;
+import org.snowkey.keygen.config.InheritedDefaults;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyNames;
@@ -54,7 +55,7 @@ public final class ScopePlanner {
     private final StaticHighWaterMarks staticMarks;
 
     /** Props that apply where a key generator sets none (the Spring Boot integration sets them). */
-    private volatile Properties defaults = new Properties();
+    private final InheritedDefaults defaults = new InheritedDefaults();
 
     /**
      * @param providers lease backends by lower-case registry name
@@ -87,7 +88,7 @@ public final class ScopePlanner {
      * settings. Affects settings parsed later.
      */
     public void setDefaults(final Properties props) {
-        defaults = copy(props);
+        defaults.set(props);
     }
 
     /**
@@ -96,11 +97,7 @@ public final class ScopePlanner {
      * @throws InvalidSettingException naming the prop and the value
      */
     public SnowKeySettings parseInheritingDefaults(final Properties props) {
-        Properties merged = copy(defaults);
-        if (props != null) {
-            merged.putAll(props);
-        }
-        return parse(merged);
+        return defaults.parse(props, this::parse);
     }
 
     /**

@@ -144,6 +144,22 @@ class ScopePlannerTest {
     }
 
     @Test
+    void anInheritedPropThatCannotApplySaysItWasInherited() {
+        // The application's snowkey.* properties chose beta; a YAML key generator names alpha and does not set beta-server.
+        planner.setDefaults(props("lease-registry", "beta", "beta-server", "b:1"));
+        InvalidSettingException inherited = assertThrows(InvalidSettingException.class,
+                () -> planner.parseInheritingDefaults(props("lease-registry", "alpha", "alpha-server", "a:1")));
+        assertEquals("beta-server", inherited.property());
+        assertEquals("Invalid SnowKey property 'beta-server' = 'b:1': cannot apply: it configures the beta lease backend, and lease-registry = 'alpha';"
+                + " remove beta-server (this key generator's props do not set beta-server: it is inherited from the application's snowkey.* Spring"
+                + " Boot properties, which every key generator of this JVM takes where its own props are silent)", inherited.getMessage());
+        // Set by the key generator itself: the plain complaint.
+        InvalidSettingException own = assertThrows(InvalidSettingException.class,
+                () -> planner.parseInheritingDefaults(props("lease-registry", "alpha", "alpha-server", "a:1", "beta-server", "b:2")));
+        assertEquals("cannot apply: it configures the beta lease backend, and lease-registry = 'alpha'; remove beta-server", own.allowed());
+    }
+
+    @Test
     void aSecretThatCannotApplyIsNotShown() {
         ScopePlanner withSecret = new ScopePlanner(Map.of("alpha", new CountingBackend("alpha", "alpha-password")), new StaticHighWaterMarks());
         InvalidSettingException failure = rejected(withSecret, props("worker-id", "3", "alpha-password", "TopSecret-4711"));

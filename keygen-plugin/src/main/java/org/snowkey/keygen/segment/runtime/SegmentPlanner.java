@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import org.snowkey.keygen.config.InheritedDefaults;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.store.KnownStore;
@@ -31,7 +32,7 @@ public final class SegmentPlanner {
 
     private final Map<String, SegmentAllocatorProvider> providers;
 
-    private volatile Properties defaults = new Properties();
+    private final InheritedDefaults defaults = new InheritedDefaults();
 
     public SegmentPlanner(final Map<String, SegmentAllocatorProvider> providers) {
         this.providers = Collections.unmodifiableSortedMap(new TreeMap<>(providers));
@@ -56,21 +57,12 @@ public final class SegmentPlanner {
 
     /** Props every {@code SNOWKEY_SEGMENT} of this JVM inherits where its own are silent (the Spring integration sets them). */
     public void setDefaults(final Properties props) {
-        Properties copy = new Properties();
-        if (props != null) {
-            copy.putAll(props);
-        }
-        defaults = copy;
+        defaults.set(props);
     }
 
     /** {@link #parse} over the JVM's defaults ({@link #setDefaults}). */
     public SegmentGeneratorSettings parseInheritingDefaults(final Properties props) {
-        Properties merged = new Properties();
-        merged.putAll(defaults);
-        if (props != null) {
-            merged.putAll(props);
-        }
-        return parse(merged);
+        return defaults.parse(props, this::parse);
     }
 
     /**

@@ -122,4 +122,15 @@ class SegmentPlannerTest {
         assertEquals("test", settings.allocator());
         assertEquals(70L, settings.sequence().minStep());
     }
+
+    @Test
+    void anInheritedPropThatCannotApplySaysItWasInherited() {
+        SegmentPlanner inheriting = new SegmentPlanner(Map.of(TestAllocatorProvider.NAME, new TestAllocatorProvider()));
+        inheriting.setDefaults(props("test-store", "spring"));
+        InvalidSettingException inherited = assertThrows(InvalidSettingException.class,
+                () -> inheriting.parseInheritingDefaults(props("segment-step-min", "70")));
+        assertEquals("test-store", inherited.property());
+        assertTrue(inherited.allowed().endsWith("(this key generator's props do not set test-store: it is inherited from the application's snowkey.*"
+                + " Spring Boot properties, which every key generator of this JVM takes where its own props are silent)"), inherited.allowed());
+    }
 }
