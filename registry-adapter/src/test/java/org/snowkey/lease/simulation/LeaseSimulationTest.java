@@ -22,8 +22,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Deterministic simulation of the lease protocol (docs/design.md, "Systematic proof"): many seeded schedules of
- * the production lease, acquirer and generator on virtual clocks, a virtual scheduler and a faulty in-memory store.
+ * Deterministic simulation of the lease protocol (docs/reliability.md, "Reliability";
+ * registry-adapter/docs/lease-safety.md, "The simulator"): many seeded schedules of the production lease, acquirer and generator on virtual clocks, a
+ * virtual scheduler and a faulty in-memory store.
  *
  * <p>System properties:
  * <ul>

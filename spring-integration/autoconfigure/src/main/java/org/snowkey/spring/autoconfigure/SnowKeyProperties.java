@@ -12,8 +12,8 @@ import org.springframework.boot.convert.DurationUnit;
  * They configure the {@code SnowKeyIdGenerator} bean and are the defaults of every YAML key generator of type
  * {@code IMPROVED_SNOWFLAKE} in this JVM: a key generator with no props takes them, its own props override them.
  *
- * <p>Each setting left unset emits no prop, so the key generator's own default applies (the configuration reference
- * in the README lists them): the defaults are defined once, in the plugin, and not restated here.
+ * <p>Each setting left unset emits no prop, so the key generator's own default applies (docs/configuration.md,
+ * "Configuration reference", lists them): the defaults are defined once, in the plugin, and not restated here.
  */
 @ConfigurationProperties(prefix = "snowkey")
 public class SnowKeyProperties {

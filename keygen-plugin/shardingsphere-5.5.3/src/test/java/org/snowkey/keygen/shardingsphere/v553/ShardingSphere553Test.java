@@ -51,7 +51,8 @@ import org.snowkey.keygen.testkit.LineContract;
  * its own dependencies): 5.5.3's real SPI loaders find both types under the moved interface, 5.5.3's real compute node
  * context is handed over as its sharding rule hands it (which is not served: sharding-core), keys carry the worker id
  * leased from a JDBC lease table, and 5.5.3's real context manager drives snowkey-keygen-plugin's lifecycle listener,
- * which releases the lease when the context closes. No 5.5.3 application runs end to end here (README).
+ * which releases the lease when the context closes. No 5.5.3 application runs end to end here (README,
+ * "ShardingSphere versions").
  */
 class ShardingSphere553Test {
 

@@ -12,8 +12,9 @@ import org.snowkey.store.jdbc.JdbcTableName;
 
 /**
  * The lease table's DDL and the check that the table exists. The DDL lives in {@code schema.sql} next to this
- * class so that the README quotes the very statement the code runs; it is written for the default table name,
- * which is swapped for the configured (validated) one.
+ * class so that the docs quote the very statement the code runs (docs/configuration.md, "Database table", and
+ * registry-adapter/docs/jdbc-leases.md); it is written for the default table name, which is swapped for the
+ * configured (validated) one.
  */
 public final class JdbcLeaseSchema {
 
