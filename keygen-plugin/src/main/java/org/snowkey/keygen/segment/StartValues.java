@@ -19,11 +19,6 @@ public record StartValues(long defaultStart, Map<String, Long> perKey) {
         perKey.forEach((key, start) -> check("the segment start value of key '" + key + "'", start));
     }
 
-    /** Every key starts at 1. */
-    public static StartValues ofOne() {
-        return new StartValues(1L, Map.of());
-    }
-
     public long startOf(final String key) {
         return perKey.getOrDefault(key, defaultStart);
     }

@@ -1,6 +1,7 @@
 package org.snowkey.segment.store;
 
 import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,7 +76,7 @@ public abstract class AbstractRangeAllocatorContractTest {
     @Test
     @Timeout(60)
     void sequentialAllocationsAreContiguousAndIncreasing() {
-        RangeAllocator allocator = open("solo", StartValues.ofOne());
+        RangeAllocator allocator = open("solo", StartValuesFixtures.everyKeyAtOne());
         List<NumberRange> ranges = new ArrayList<>();
         for (long size : new long[] {10, 1, 100, 7}) {
             ranges.add(allocator.allocate(KEY, size));
@@ -95,7 +96,7 @@ public abstract class AbstractRangeAllocatorContractTest {
     @Test
     @Timeout(60)
     void keysAreIndependentAndAnyTextIsAKey() {
-        RangeAllocator allocator = open("solo", StartValues.ofOne());
+        RangeAllocator allocator = open("solo", StartValuesFixtures.everyKeyAtOne());
         String odd = "shop/orders %2F .. ü";
         assertEquals(new NumberRange(1, 5), allocator.allocate(KEY, 5));
         assertEquals(new NumberRange(1, 3), allocator.allocate(odd, 3));
@@ -116,7 +117,7 @@ public abstract class AbstractRangeAllocatorContractTest {
         int allocationsPerThread = 25;
         List<RangeAllocator> allocators = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
-            allocators.add(open("instance-" + i, StartValues.ofOne()));
+            allocators.add(open("instance-" + i, StartValuesFixtures.everyKeyAtOne()));
         }
         ExecutorService threads = Executors.newFixedThreadPool(instances * threadsPerInstance);
         closeLater(threads::shutdownNow);
@@ -159,7 +160,7 @@ public abstract class AbstractRangeAllocatorContractTest {
     @Test
     @Timeout(60)
     void anAllocationAppliedButAnsweredWithAnErrorIsAGapNeverAnOverlap() {
-        RangeAllocator healthy = open("healthy", StartValues.ofOne());
+        RangeAllocator healthy = open("healthy", StartValuesFixtures.everyKeyAtOne());
         RangeAllocator unlucky = openLosingNextAnswer("unlucky");
         NumberRange first = healthy.allocate(KEY, 5);
         RangeUnavailableException lost = assertThrows(RangeUnavailableException.class, () -> unlucky.allocate(KEY, 5));
@@ -206,7 +207,7 @@ public abstract class AbstractRangeAllocatorContractTest {
         assertEquals(new NumberRange(max - 5, max), allocator.allocate(KEY, 100));
         RangeUnavailableException usedUp = assertThrows(RangeUnavailableException.class, () -> allocator.allocate(KEY, 1));
         assertTrue(usedUp.getMessage().contains(KEY) && usedUp.getMessage().contains("2^53 - 1") && usedUp.getMessage().contains("used up"), usedUp.getMessage());
-        RangeAllocator huge = open("huge", StartValues.ofOne());
+        RangeAllocator huge = open("huge", StartValuesFixtures.everyKeyAtOne());
         assertEquals(new NumberRange(1, max), huge.allocate("huge", Long.MAX_VALUE));
         assertThrows(RangeUnavailableException.class, () -> huge.allocate("huge", 1));
         RangeReconciliation reconciliation = RangeReconciliation.ofLog(log(), KEY, 100).requireNoOverlap();
@@ -216,12 +217,12 @@ public abstract class AbstractRangeAllocatorContractTest {
     @Test
     @Timeout(60)
     void aCounterDeletedByHandComesBackAboveItsLog() throws Exception {
-        RangeAllocator allocator = open("solo", StartValues.ofOne());
+        RangeAllocator allocator = open("solo", StartValuesFixtures.everyKeyAtOne());
         assertEquals(new NumberRange(1, 10), allocator.allocate(KEY, 10));
         deleteCounterByHand(KEY);
         assertEquals(new NumberRange(11, 15), allocator.allocate(KEY, 5));
         deleteCounterByHand(KEY);
-        assertEquals(new NumberRange(16, 16), open("fresh", StartValues.ofOne()).allocate(KEY, 1));
+        assertEquals(new NumberRange(16, 16), open("fresh", StartValuesFixtures.everyKeyAtOne()).allocate(KEY, 1));
         RangeReconciliation reconciliation = RangeReconciliation.ofLog(log(), KEY, 100).requireNoOverlap();
         assertEquals(List.of(), reconciliation.gaps(), reconciliation::report);
     }

@@ -3,6 +3,7 @@ package org.snowkey.segment.store.jdbc;
 import org.junit.jupiter.api.BeforeEach;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.segment.store.AbstractRangeAllocatorContractTest;
 import org.snowkey.segment.store.RangeLog;
@@ -57,7 +58,7 @@ abstract class JdbcRangeAllocatorContract extends AbstractRangeAllocatorContract
 
     @Override
     protected RangeAllocator openLosingNextAnswer(final String owner) {
-        return new JdbcRangeAllocator(AnswerLosingDataSource.losingNextCommit(pool()), settings, owner, StartValues.ofOne());
+        return new JdbcRangeAllocator(AnswerLosingDataSource.losingNextCommit(pool()), settings, owner, StartValuesFixtures.everyKeyAtOne());
     }
 
     @Override

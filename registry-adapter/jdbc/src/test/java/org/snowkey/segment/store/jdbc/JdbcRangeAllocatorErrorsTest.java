@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.segment.RangeUnavailableException;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.store.jdbc.JdbcTableName;
 
@@ -38,7 +38,7 @@ class JdbcRangeAllocatorErrorsTest {
         JdbcTableName table = TestDatabase.uniqueTable("seg");
         try (HikariDataSource pool = pool(url, 10_000L)) {
             // No URL in the settings: it is learnt from the connection, and its password must not leak either.
-            JdbcRangeAllocator allocator = new JdbcRangeAllocator(pool, new JdbcSegmentSettings(table, false, 5_000L, null), "solo", StartValues.ofOne());
+            JdbcRangeAllocator allocator = new JdbcRangeAllocator(pool, new JdbcSegmentSettings(table, false, 5_000L, null), "solo", StartValuesFixtures.everyKeyAtOne());
             RangeUnavailableException missing = assertThrows(RangeUnavailableException.class, () -> allocator.allocate("k", 1));
             String message = missing.getMessage();
             assertTrue(message.contains("table " + table + " does not exist") && message.contains("127.0.0.1:5432/test")
@@ -53,7 +53,7 @@ class JdbcRangeAllocatorErrorsTest {
         String url = "jdbc:postgresql://127.0.0.1:1/test?user=postgres&password=" + SECRET;
         try (HikariDataSource pool = pool(url, 500L)) {
             JdbcRangeAllocator allocator = new JdbcRangeAllocator(pool, new JdbcSegmentSettings(new JdbcTableName("snowkey_segment"), true, 1_000L, url), "solo",
-                    StartValues.ofOne());
+                    StartValuesFixtures.everyKeyAtOne());
             RangeUnavailableException down = assertThrows(RangeUnavailableException.class, () -> allocator.allocate("k", 1));
             String message = down.getMessage();
             assertTrue(message.contains("jdbc:postgresql://127.0.0.1:1/test") && message.contains("snowkey_segment") && message.contains("'k'"), message);

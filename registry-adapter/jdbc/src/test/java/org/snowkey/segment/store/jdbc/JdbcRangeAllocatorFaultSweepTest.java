@@ -13,7 +13,7 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.lease.store.jdbc.faults.FaultSweep;
 import org.snowkey.lease.testing.faults.StoreFault;
 import org.snowkey.lease.testing.faults.SweptRanges;
@@ -32,8 +32,8 @@ class JdbcRangeAllocatorFaultSweepTest {
     void noStoreFaultMakesTwoRangesOverlap() {
         List<String> injected = new FaultSweep("range_sweep", 2).sweep(run -> {
             JdbcSegmentSettings settings = new JdbcSegmentSettings(TABLE, true, 5_000L, run.url());
-            JdbcRangeAllocator faulty = new JdbcRangeAllocator(connections(run.url()), settings, "faulty", StartValues.ofOne());
-            JdbcRangeAllocator other = new JdbcRangeAllocator(connections(run.url()), settings, "other", StartValues.ofOne());
+            JdbcRangeAllocator faulty = new JdbcRangeAllocator(connections(run.url()), settings, "faulty", StartValuesFixtures.everyKeyAtOne());
+            JdbcRangeAllocator other = new JdbcRangeAllocator(connections(run.url()), settings, "other", StartValuesFixtures.everyKeyAtOne());
             SweptRanges ranges = new SweptRanges();
             for (int round = 0; round < 2; round++) {
                 ranges.allocate(faulty, "k", 10);

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.segment.NumberRange;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.store.jdbc.JdbcTableName;
 
@@ -44,7 +44,7 @@ class JdbcRangeAllocatorIsolationTest {
         config.setMinimumIdle(0);
         config.setTransactionIsolation("TRANSACTION_REPEATABLE_READ");
         try (HikariDataSource pool = new HikariDataSource(config); Connection other = DATABASE.connect(); Connection watcher = DATABASE.connect()) {
-            JdbcRangeAllocator allocator = new JdbcRangeAllocator(pool, settings, "isolation-test", StartValues.ofOne());
+            JdbcRangeAllocator allocator = new JdbcRangeAllocator(pool, settings, "isolation-test", StartValuesFixtures.everyKeyAtOne());
             assertEquals(new NumberRange(1, 10), allocator.allocate("k", 10));
             // Another allocator's transaction holds the row, advanced by 5 and not committed yet.
             other.setAutoCommit(false);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.snowkey.keygen.segment.NumberRange;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.admin.RangeAdmin;
 import org.snowkey.lease.store.jdbc.TestDatabase;
@@ -66,7 +66,7 @@ class JdbcRangeCliTest {
         config.setMaximumPoolSize(2);
         HikariDataSource pool = new HikariDataSource(config);
         closing.add(pool);
-        JdbcRangeAllocator allocator = new JdbcRangeAllocator(pool, settings, "app-1@host", StartValues.ofOne());
+        JdbcRangeAllocator allocator = new JdbcRangeAllocator(pool, settings, "app-1@host", StartValuesFixtures.everyKeyAtOne());
         List<NumberRange> ranges = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             ranges.add(allocator.allocate(KEY, 10));

@@ -14,7 +14,7 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSettings;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.store.jdbc.JdbcTableName;
@@ -39,7 +39,7 @@ class JdbcSegmentAllocatorProviderTest {
     void anOpenThatFailsAfterBuildingThePoolClosesIt() throws InterruptedException {
         String table = "seg_open_" + Long.toHexString(System.nanoTime());
         PreparedAllocator prepared = prepared(table, "jdbc:h2:mem:" + table + ";DB_CLOSE_DELAY=-1");
-        assertThrows(IllegalArgumentException.class, () -> prepared.open(" ", StartValues.ofOne()), "a blank owner is refused after the pool was built");
+        assertThrows(IllegalArgumentException.class, () -> prepared.open(" ", StartValuesFixtures.everyKeyAtOne()), "a blank owner is refused after the pool was built");
         // The pool's thread goes when the pool is closed; on the unfixed code it never does.
         for (int i = 0; i < 200 && !poolThreads(table).isEmpty(); i++) {
             Thread.sleep(50);
@@ -55,7 +55,7 @@ class JdbcSegmentAllocatorProviderTest {
         PreparedAllocator prepared = prepared(table, "jdbc:postgresql://alice:s3cretPw@127.0.0.1:5432/app?password=s3cretPw");
         assertFalse(prepared.toString().contains("s3cretPw"), prepared.toString());
         assertFalse(prepared.scopeKey().contains("s3cretPw"), prepared.scopeKey());
-        try (var open = prepared.open("pid@host", StartValues.ofOne())) {
+        try (var open = prepared.open("pid@host", StartValuesFixtures.everyKeyAtOne())) {
             assertFalse(open.toString().contains("s3cretPw"), open.toString());
             assertFalse(open.describe().contains("s3cretPw"), open.describe());
         }

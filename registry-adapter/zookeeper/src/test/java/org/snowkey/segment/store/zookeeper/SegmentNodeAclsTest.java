@@ -27,7 +27,7 @@ import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.keygen.segment.SegmentSettings;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.store.zookeeper.DigestNodeAcls;
 
@@ -87,7 +87,7 @@ class SegmentNodeAclsTest {
         props.setProperty("zookeeper-namespace", namespace);
         props.setProperty("zookeeper-digest", DIGEST);
         ZooKeeperSegmentAllocatorProvider provider = new ZooKeeperSegmentAllocatorProvider();
-        OpenAllocator allocator = provider.prepare(provider.parse(new PropertyReader(props), SegmentSettings.defaults()), Optional.empty()).open("acl-test@host", StartValues.ofOne());
+        OpenAllocator allocator = provider.prepare(provider.parse(new PropertyReader(props), SegmentSettings.defaults()), Optional.empty()).open("acl-test@host", StartValuesFixtures.everyKeyAtOne());
         toClose.add(allocator);
         return allocator;
     }

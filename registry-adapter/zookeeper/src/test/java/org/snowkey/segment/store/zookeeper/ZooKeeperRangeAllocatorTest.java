@@ -25,6 +25,7 @@ import org.snowkey.segment.store.RangeLog;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeReconciliation;
 import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 
 /** The allocator contract on a real ZooKeeper server (Curator's TestingServer); a fresh namespace per test. */
 class ZooKeeperRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
@@ -63,7 +64,7 @@ class ZooKeeperRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
 
     @Override
     protected RangeAllocator openLosingNextAnswer(final String owner) {
-        return new ZooKeeperRangeAllocator(AnswerLosingCurator.losingNextMultiOp(client()), namespace, owner, StartValues.ofOne());
+        return new ZooKeeperRangeAllocator(AnswerLosingCurator.losingNextMultiOp(client()), namespace, owner, StartValuesFixtures.everyKeyAtOne());
     }
 
     @Override
@@ -79,7 +80,7 @@ class ZooKeeperRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
     @Test
     @Timeout(60)
     void keysBecomeSafeNodeNames() throws Exception {
-        RangeAllocator allocator = open("solo", StartValues.ofOne());
+        RangeAllocator allocator = open("solo", StartValuesFixtures.everyKeyAtOne());
         allocator.allocate("ds_0.t_order", 1);
         allocator.allocate("..", 1);
         allocator.allocate("a/b%c ü", 1);
@@ -96,8 +97,8 @@ class ZooKeeperRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
     @Test
     @Timeout(60)
     void aMultiOpAppliedThenRetriedByTheClientIsAGapNotAnOverlap() {
-        RangeAllocator healthy = open("healthy", StartValues.ofOne());
-        RangeAllocator replaying = new ZooKeeperRangeAllocator(AnswerLosingCurator.replayingNextMultiOp(client()), namespace, "replaying", StartValues.ofOne());
+        RangeAllocator healthy = open("healthy", StartValuesFixtures.everyKeyAtOne());
+        RangeAllocator replaying = new ZooKeeperRangeAllocator(AnswerLosingCurator.replayingNextMultiOp(client()), namespace, "replaying", StartValuesFixtures.everyKeyAtOne());
         assertEquals(new NumberRange(1, 5), healthy.allocate("k", 5));
         // The replay fails on the counter's version, so the allocator reads again: its first range was lost, not reused.
         assertEquals(new NumberRange(11, 15), replaying.allocate("k", 5));
@@ -113,7 +114,7 @@ class ZooKeeperRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
     @Test
     @Timeout(60)
     void aCorruptCounterIsReportedWithItsContent() throws Exception {
-        RangeAllocator allocator = open("solo", StartValues.ofOne());
+        RangeAllocator allocator = open("solo", StartValuesFixtures.everyKeyAtOne());
         allocator.allocate("k", 1);
         client().setData().forPath("/" + namespace + "/snowkey/segments/k", "twelve".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         RangeUnavailableException corrupt = assertThrows(RangeUnavailableException.class, () -> allocator.allocate("k", 1));
@@ -127,7 +128,7 @@ class ZooKeeperRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
         nowhere.start();
         closeLater(nowhere);
         RangeUnavailableException down = assertThrows(RangeUnavailableException.class,
-                () -> new ZooKeeperRangeAllocator(nowhere, namespace, "solo", StartValues.ofOne()).allocate("k", 1));
+                () -> new ZooKeeperRangeAllocator(nowhere, namespace, "solo", StartValuesFixtures.everyKeyAtOne()).allocate("k", 1));
         assertTrue(down.getMessage().contains("127.0.0.1:1") && down.getMessage().contains("CONNECTIONLOSS"), down.getMessage());
     }
 }

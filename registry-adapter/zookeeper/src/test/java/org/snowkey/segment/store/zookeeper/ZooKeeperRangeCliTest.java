@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.segment.NumberRange;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.admin.RangeAdmin;
 
@@ -63,7 +63,7 @@ class ZooKeeperRangeCliTest {
         paths = new ZooKeeperSegmentPaths(namespace);
         client = CuratorFrameworkFactory.builder().connectString(server.getConnectString()).retryPolicy(new RetryOneTime(100)).connectionTimeoutMs(10_000).build();
         client.start();
-        ZooKeeperRangeAllocator allocator = new ZooKeeperRangeAllocator(client, namespace, "app-1@host", StartValues.ofOne());
+        ZooKeeperRangeAllocator allocator = new ZooKeeperRangeAllocator(client, namespace, "app-1@host", StartValuesFixtures.everyKeyAtOne());
         for (int i = 0; i < 5; i++) {
             allocator.allocate(KEY, 10);
         }

@@ -12,7 +12,7 @@ import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.segment.NumberRange;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeReconciliation;
 
@@ -29,7 +29,7 @@ class ZooKeeperRangeLogPruningTest {
              CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100))) {
             client.start();
             // Keep 5 entries, prune once the log's sequence moved 3 past the last pruning.
-            ZooKeeperRangeAllocator allocator = new ZooKeeperRangeAllocator(client, "prune", "pruner@host", StartValues.ofOne(), null, 5, 3);
+            ZooKeeperRangeAllocator allocator = new ZooKeeperRangeAllocator(client, "prune", "pruner@host", StartValuesFixtures.everyKeyAtOne(), null, 5, 3);
             List<NumberRange> handedOut = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 handedOut.add(allocator.allocate("db.t_order", 10));
@@ -59,7 +59,7 @@ class ZooKeeperRangeLogPruningTest {
         try (TestingServer server = new TestingServer(true);
              CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100))) {
             client.start();
-            ZooKeeperRangeAllocator allocator = new ZooKeeperRangeAllocator(client, "prune", "pruner@host", StartValues.ofOne(), null, 5, 3);
+            ZooKeeperRangeAllocator allocator = new ZooKeeperRangeAllocator(client, "prune", "pruner@host", StartValuesFixtures.everyKeyAtOne(), null, 5, 3);
             allocator.allocate("db.t_order", 10);
             String logPath = new ZooKeeperSegmentPaths("prune").log("db.t_order");
             client.create().forPath(logPath + "/archive");

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSettings;
-import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 
 /** {@code segment-allocator: zookeeper}: what opening leaves behind when it fails half-way, and what it prints. */
@@ -43,7 +43,7 @@ class ZooKeeperSegmentAllocatorProviderTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread opening = new Thread(() -> {
             try {
-                prepared.open(" ", StartValues.ofOne());
+                prepared.open(" ", StartValuesFixtures.everyKeyAtOne());
             } catch (final Throwable ex) {
                 failure.set(ex);
             }
@@ -63,7 +63,7 @@ class ZooKeeperSegmentAllocatorProviderTest {
         PreparedAllocator prepared = prepared("app:s3cretPw");
         assertFalse(prepared.toString().contains("s3cretPw"), prepared.toString());
         assertFalse(prepared.scopeKey().contains("s3cretPw"), prepared.scopeKey());
-        try (var open = prepared.open("pid@host", StartValues.ofOne())) {
+        try (var open = prepared.open("pid@host", StartValuesFixtures.everyKeyAtOne())) {
             assertFalse(open.toString().contains("s3cretPw"), open.toString());
             assertFalse(open.describe().contains("s3cretPw"), open.describe());
         }
