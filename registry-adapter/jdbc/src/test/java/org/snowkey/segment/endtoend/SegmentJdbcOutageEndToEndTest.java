@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.stream.LongStream;
 
 import javax.sql.DataSource;
 
@@ -29,8 +28,7 @@ import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentScope;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.lease.testing.CuttableTcpProxy;
-import org.snowkey.segment.store.RangeLogEntry;
-import org.snowkey.segment.store.RangeReconciliation;
+import org.snowkey.lease.testing.SegmentOutageChecks;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
 import org.snowkey.store.jdbc.JdbcTableName;
@@ -139,16 +137,7 @@ class SegmentJdbcOutageEndToEndTest {
         }
         List<Long> keys = SegmentYamlFixture.keysInInsertOrder(dataSource, "t_order", "order_id");
         assertEquals(inserted, keys.size());
-        assertEquals(LongStream.rangeClosed(1, 2 * STEP).boxed().toList(), keys.subList(0, (int) (2 * STEP)), "dense up to the outage");
-        for (int i = 1; i < keys.size(); i++) {
-            assertTrue(keys.get(i) > keys.get(i - 1), "increasing through the outage: " + keys);
-        }
-        List<RangeLogEntry> logged = rangeLog().recent(key, 1_000);
-        RangeReconciliation.of(key, logged.stream().map(RangeLogEntry::range).toList(), java.util.OptionalLong.empty()).requireNoOverlap();
-        for (long each : keys) {
-            assertTrue(logged.stream().map(RangeLogEntry::range).anyMatch(range -> range.first() <= each && each <= range.last()),
-                    "key " + each + " lies in a logged range: " + logged);
-        }
+        SegmentOutageChecks.assertKeysSurvivedTheOutage(key, keys, 2 * STEP, rangeLog().recent(key, 1_000));
     }
 
     private void insert(final PreparedStatement insert) throws SQLException {
