@@ -53,14 +53,14 @@ public final class RunAll {
 
     private static final double PARITY_TARGET = 1.01;
 
-    /** Issue 13: SnowKey's SegmentSequence issues single keys at least as fast as CosId's SegmentChainId in the same run. */
+    /** SnowKey's SegmentSequence issues single keys at least as fast as CosId's SegmentChainId in the same run. */
     private static final double SEGMENT_TARGET = 1.0;
 
-    /** Issue 13: one key through the SPI at least half the core's rate. */
+    /** One key through the SPI at least half the core's rate. */
     private static final double SEGMENT_SPI_TARGET = 0.5;
 
     /**
-     * Issue 13: a batch of 1,000 through the SPI is one atomic step, not one per key. Taking it (keys not read) is
+     * A batch of 1,000 through the SPI is one atomic step, not one per key. Taking it (keys not read) is
      * counted in uncontended getAndAdd steps measured in the same run: about 1 plus the batch object for one step, at
      * least 1,000 for a step per key; 10 leaves room for noise (SegmentSpiBatchTest shows, without timing, that each batch
      * is one contiguous slice while another thread races).

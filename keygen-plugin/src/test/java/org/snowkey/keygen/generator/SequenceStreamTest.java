@@ -304,7 +304,7 @@ class SequenceStreamTest {
 
     @Test
     void aGrantWhoseFloorLiesFurtherAheadThanTheToleranceFailsAtOnceSayingWhy() {
-        // Issue 9 problem 6: the predecessor's clock ran 3 s ahead of ours; the first insert blocked for the whole gap.
+        // The predecessor's clock ran 3 s ahead of ours: waiting out the whole gap would block the first insert for 3 s.
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
         SwitchableLease lease = lease(4, T + 3_000, LeaseGrant.UNBOUNDED);
         SequenceStream stream = generator(clock, lease, 10, 10_000).stream("t");

@@ -18,7 +18,7 @@ import org.snowkey.keygen.lease.StaticWorkerLease;
 import org.snowkey.keygen.lease.WorkerLease;
 
 /**
- * Issue 9 problem 3, made deterministic: the last owner of a scope leaves, and its lease's release parks just
+ * A join racing the last leave, made deterministic: the last owner of a scope leaves, and its lease's release parks just
  * before the lease records its high-water mark, while a new owner joins the scope. The new owner must neither get
  * the closing generator nor a static lease that read the high-water mark before the closing one recorded it.
  */
