@@ -100,11 +100,11 @@ public final class KeyGeneratorBinding {
                 PlansWithoutMode.checkWorkerIds(settings().props(), plan.scopeKey(), storeWithoutMode(), ImprovedSnowflakeKeyGenerateAlgorithm.TYPE);
             }
             bound = SnowKeyRuntime.get().generator(plan, owner);
+            logActive(bound);
         } catch (final RuntimeException ex) {
             bindFailure = ex;
             throw ex;
         }
-        logActive(bound);
         bindFailure = null;
         boundCluster = cluster;
         boundOwner = owner;

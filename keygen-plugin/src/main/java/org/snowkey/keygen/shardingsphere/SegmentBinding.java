@@ -134,7 +134,9 @@ public final class SegmentBinding {
     private SegmentGeneratorSettings settings() {
         SegmentGeneratorSettings current = settings;
         if (current == null) {
-            current = SegmentPlanner.get().parseInheritingDefaults(new Properties());
+            // The props given to init, checked again: props init refused fail every key too, never fall back to the defaults.
+            current = SegmentPlanner.get().parseInheritingDefaults(props);
+            checkStartKeysCanApply(current);
             settings = current;
         }
         return current;
