@@ -12,7 +12,7 @@ import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
-import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
+import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeBinding;
 
 /**
  * A key generator whose worker id lease cannot be taken when ShardingSphere hands over its context (the registry is
@@ -33,12 +33,12 @@ class BindingLeaseFailureTest {
         props.setProperty("jdbc-url", "jdbc:h2:tcp://127.0.0.1:" + closedPort() + "/mem:binding_lease_failure");
         props.setProperty("lease-pool", "binding-lease-failure");
         props.setProperty("lease-acquire-timeout-milliseconds", "1000");
-        KeyGeneratorBinding binding = new KeyGeneratorBinding();
+        ImprovedSnowflakeBinding binding = new ImprovedSnowflakeBinding();
         binding.init(props);
         RuntimeException atStartUp = assertThrows(RuntimeException.class, () -> binding.bind(Optional.empty(), new Object()));
         IllegalStateException onInsert = assertThrows(IllegalStateException.class, binding::generator);
         assertSame(atStartUp, onInsert.getCause(), "the key failed on a lease attempt of its own, not naming the failed bind");
-        assertTrue(onInsert.getMessage().contains("could not bind when ShardingSphere started"), onInsert.getMessage());
+        assertTrue(onInsert.getMessage().contains("this IMPROVED_SNOWFLAKE key generator could not bind when ShardingSphere started"), onInsert.getMessage());
     }
 
     private static int closedPort() throws IOException {
