@@ -13,7 +13,7 @@ import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
- * ShardingSphere 5.5 key generator {@code IMPROVED_SNOWFLAKE}: glue between the 5.5 SPI and {@link KeyGeneratorBinding}.
+ * ShardingSphere 5.5 key generator {@code IMPROVED_SNOWFLAKE}: glue between the 5.5 SPI and {@link ImprovedSnowflakeBinding}.
  *
  * <p>{@link #init} only validates: ShardingSphere 5.5.2 builds throw-away instances while it checks rules and
  * never closes algorithms. The generator of the scope (and its lease) is bound when ShardingSphere hands over
@@ -24,7 +24,7 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
 
     public static final String TYPE = "IMPROVED_SNOWFLAKE";
 
-    private final KeyGeneratorBinding binding = new KeyGeneratorBinding();
+    private final ImprovedSnowflakeBinding binding = new ImprovedSnowflakeBinding();
 
     @Override
     public void init(final Properties props) {

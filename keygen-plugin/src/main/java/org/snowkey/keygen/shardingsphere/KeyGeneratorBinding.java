@@ -2,41 +2,39 @@ package org.snowkey.keygen.shardingsphere;
 
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.snowkey.keygen.config.PropertyNames;
-import org.snowkey.keygen.config.SequenceScope;
-import org.snowkey.keygen.generator.IdGenerator;
-import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.keygen.runtime.ScopePlan;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeySettings;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /**
- * What a ShardingSphere key generate algorithm of any line does with SnowKey: validate props at {@code init()},
- * bind the scope's generator (and lease) when ShardingSphere hands over its instance context, and pick the
- * sequence stream of an INSERT. Free of ShardingSphere types, so that the 5.5 algorithm and the adapters of
- * the older lines share it and stay a few lines of glue each.
+ * The lifecycle every SnowKey key generate algorithm shares, free of ShardingSphere types, so that the 5.5 algorithms
+ * and the adapters of the older lines stay a few lines of glue each: parse the props at {@link #init}; plan and open
+ * what keys are issued from (the issuer) when ShardingSphere hands over its instance context ({@link #bind}), or on
+ * the first key if it never does; open it again when it closed under a live key generator. {@link #issuer()} is the
+ * one place that decides whether this binding issues, failed to bind, or must open anew.
  *
- * <p>{@link #init} connects to nothing: ShardingSphere builds throw-away instances while it checks rules.
+ * <p>A generator says only how to parse, plan and open its issuer ({@link ImprovedSnowflakeBinding},
+ * {@link SegmentBinding}). {@link #init} connects to nothing: ShardingSphere builds throw-away instances while it
+ * checks rules.
+ *
+ * @param <S> the settings parsed from the props
+ * @param <P> the plan of the settings in a mode (where the issuer lives)
+ * @param <T> the issuer: a generation of a worker id scope, or a segment scope
  */
-public final class KeyGeneratorBinding {
+abstract class KeyGeneratorBinding<S, P, T> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(KeyGeneratorBinding.class);
+    /** The key generator type, for messages. */
+    private final String type;
 
     private Properties props = new Properties();
 
     /** Parsed once at {@link #init}; every later plan starts from it, never from the props. */
-    private volatile SnowKeySettings settings;
+    private volatile S settings;
 
-    private SequenceScope sequenceScope = SequenceScope.TABLE;
+    private volatile T issuer;
 
-    private volatile IdGenerator generator;
-
-    /** What {@link #bind} was given, so that a generation that ended under a live key generator is joined again the same way. */
+    /** What {@link #bind} was given, so that an issuer that closed under a live key generator is opened again the same way. */
     private volatile Optional<ClusterRegistry> boundCluster = Optional.empty();
 
     private volatile Object boundOwner;
@@ -47,141 +45,126 @@ public final class KeyGeneratorBinding {
      */
     private volatile RuntimeException bindFailure;
 
-    /** The stream of each table, for the generator bound (the generator folds case and quotes of the name). */
-    private final TableCache<IdGenerator, SequenceStream> streams = new TableCache<>(IdGenerator::stream);
+    KeyGeneratorBinding(final String type) {
+        this.type = type;
+    }
+
+    /** Parses and validates the props (over the JVM's defaults), without I/O. */
+    abstract S parse(Properties props);
+
+    /** Where the settings issue from in the mode ShardingSphere told: {@code cluster} empty means Standalone. */
+    abstract P plan(S settings, Optional<ClusterRegistry> cluster);
+
+    /** Where the settings issue from for an instance ShardingSphere never told its mode. */
+    abstract P planWithoutContext(S settings);
+
+    /** Fails when a Spring bean that planned the same settings before the Cluster mode was known issues elsewhere ({@link PlansWithoutMode}). */
+    abstract void checkSpringPlans(S settings, P plan);
 
     /**
-     * Parses and validates every prop, once, without I/O (over the JVM's defaults, {@link ScopePlanner#setDefaults}).
+     * Opens (or joins) the issuer of the plan in its runtime, doing the I/O that proves it can issue, and logs the line
+     * users look for to confirm SnowKey, not ShardingSphere's own SNOWFLAKE, fills their keys.
+     *
+     * @param owner ShardingSphere's instance context, which releases the issuer when destroyed; null for an instance never told it
+     */
+    abstract T open(P plan, Object owner);
+
+    /** True once the issuer closed: nothing is issued from it any more. */
+    abstract boolean isClosed(T issuer);
+
+    /**
+     * Parses and validates every prop, once, without I/O.
      *
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
-    public void init(final Properties props) {
-        this.props = props == null ? new Properties() : props;
-        settings = ScopePlanner.get().parseInheritingDefaults(this.props);
-        sequenceScope = settings.generator().sequenceScope();
+    public final void init(final Properties props) {
+        init(props, this::parse);
     }
 
-    /** The settings parsed at {@link #init}; an instance ShardingSphere never initialised has the defaults alone. */
-    private SnowKeySettings settings() {
-        SnowKeySettings current = settings;
+    /** {@link #init} with a parse of the generator's own, for lines that need more of the props. */
+    final void init(final Properties props, final Function<Properties, S> parser) {
+        this.props = props == null ? new Properties() : props;
+        settings = parser.apply(this.props);
+    }
+
+    /** The props given to {@link #init}. */
+    public final Properties props() {
+        return props;
+    }
+
+    /**
+     * The settings parsed at {@link #init}. An instance ShardingSphere never initialised parses the defaults; one whose
+     * props {@code init} refused parses them again and fails again, never falling back to the defaults.
+     */
+    final S settings() {
+        S current = settings;
         if (current == null) {
-            current = ScopePlanner.get().parseInheritingDefaults(props);
+            current = parse(props);
             settings = current;
         }
         return current;
     }
 
-    /** Where these settings would lease without the mode, as a Spring bean that planned before it plans; null when they cannot. */
-    private String storeWithoutMode() {
-        try {
-            return ScopePlanner.get().plan(settings(), Optional.empty()).scopeKey();
-        } catch (final RuntimeException ex) {
-            return null;
-        }
-    }
-
-    /** The props given to {@link #init}. */
-    public Properties props() {
-        return props;
-    }
-
     /**
-     * Binds the generator of the scope, owned by {@code owner} (ShardingSphere's instance context), and acquires
-     * its lease now, while ShardingSphere starts: a missing lease fails start-up, not the first INSERT.
+     * Opens the issuer for {@code owner} (ShardingSphere's instance context) while ShardingSphere starts, so that a
+     * missing lease or allocator fails start-up, not the first INSERT. A failure is kept: where ShardingSphere ignores
+     * it, every key fails naming it.
      *
      * @param cluster the Cluster mode repository of ShardingSphere's mode configuration, when there is one
      */
-    public void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
+    public final void bind(final Optional<ClusterRegistry> cluster, final Object owner) {
         ClusterRegistriesSeen.add(cluster);
-        IdGenerator bound;
+        T opened;
         try {
-            ScopePlan plan = ScopePlanner.get().planInKnownMode(settings(), cluster);
+            P plan = plan(settings(), cluster);
             if (cluster.isPresent()) {
-                PlansWithoutMode.checkWorkerIds(settings().props(), plan.scopeKey(), storeWithoutMode(), ImprovedSnowflakeKeyGenerateAlgorithm.TYPE);
+                checkSpringPlans(settings(), plan);
             }
-            bound = SnowKeyRuntime.get().generator(plan, owner);
+            opened = open(plan, owner);
         } catch (final RuntimeException ex) {
             bindFailure = ex;
             throw ex;
         }
-        logActive(bound);
         bindFailure = null;
         boundCluster = cluster;
         boundOwner = owner;
-        generator = bound;
-    }
-
-    /** The line users look for to confirm SnowKey, not ShardingSphere's own SNOWFLAKE, fills their keys (README). Takes the lease. */
-    private static void logActive(final IdGenerator bound) {
-        LOG.info("SnowKey IMPROVED_SNOWFLAKE is active: worker id {} from {}", bound.currentGrant().workerId(), bound);
-    }
-
-    /** The stream of an INSERT into that table ({@code sequence-scope: table}) or the scope's one stream ({@code global}). */
-    public SequenceStream stream(final String database, final String table) {
-        IdGenerator current = generator();
-        if (sequenceScope == SequenceScope.GLOBAL) {
-            return current.stream(IdGenerator.DEFAULT_STREAM);
-        }
-        return streams.get(current, database, table);
+        issuer = opened;
     }
 
     /**
-     * The stream for ShardingSphere lines whose {@code generateKey()} does not name the table (5.1 to 5.4): the
-     * scope's one stream, whatever {@code sequence-scope} says. A stream per algorithm instance would not do:
-     * ShardingSphere rebuilds instances when rules change, and two streams on one worker id may repeat ids.
+     * What this binding issues from, opening it (without a context) if ShardingSphere never bound it. An issuer that
+     * closed while this key generator still issues (its owner was released, or its runtime closed it) is opened again
+     * with what {@link #bind} was given: the next one continues above the closed one, so the key generator recovers
+     * instead of failing every key on it.
      */
-    public SequenceStream streamWithoutTable() {
-        return generator().stream(IdGenerator.DEFAULT_STREAM);
+    final T issuer() {
+        T current = issuer;
+        return current != null && !isClosed(current) ? current : reopen();
     }
 
-    /**
-     * The plan of an instance ShardingSphere never handed its context: with the props alone, unless they name no
-     * worker id source and this JVM runs ShardingSphere in Cluster mode, where worker id 0 would be a duplicate
-     * waiting to happen. Then the one registry seen is used; with several, or in Cluster mode with none that SnowKey could
-     * read, the key generator fails closed.
-     */
-    private ScopePlan planWithoutContext() {
-        ScopePlan plan = ScopePlanner.get().plan(settings(), Optional.empty());
-        if (!plan.unguardedStaticWorkerId()) {
-            return plan;
-        }
-        Optional<ClusterRegistry> seen = ClusterRegistriesSeen.theOne(ImprovedSnowflakeKeyGenerateAlgorithm.TYPE, PropertyNames.LEASE_REGISTRY);
-        if (seen.isEmpty() && ClusterRegistriesSeen.clusterModeSeen()) {
-            throw new IllegalStateException("SnowKey: this JVM runs ShardingSphere in Cluster mode, ShardingSphere did not pass its mode to this "
-                    + ImprovedSnowflakeKeyGenerateAlgorithm.TYPE + " instance, and SnowKey could not read a Cluster registry from the mode, so it will not"
-                    + " fall back to worker id 0 (every instance of the cluster would issue the same ids). Set " + PropertyNames.LEASE_REGISTRY
-                    + " (and its props), or a " + PropertyNames.WORKER_ID + " unique to this instance, in this key generator's props");
-        }
-        return seen.isEmpty() ? plan : ScopePlanner.get().plan(settings(), seen);
-    }
-
-    /**
-     * The generator this binding issues from, binding it (without a cluster registry) if ShardingSphere never did. A
-     * generation that ended while this key generator still issues (its owner was released, or the scope was closed
-     * under it) is joined again with what {@link #bind} was given: the next generation takes a lease of its own, so the
-     * key generator recovers instead of failing every key on the closed one.
-     */
-    public IdGenerator generator() {
-        IdGenerator current = generator;
-        return current != null && !current.hasEnded() ? current : join();
-    }
-
-    /** Kept apart from {@link #generator()} so the key path stays small enough for the JIT to inline. */
-    private synchronized IdGenerator join() {
-        IdGenerator current = generator;
-        if (current != null && !current.hasEnded()) {
+    /** Kept apart from {@link #issuer()} so the key path stays small enough for the JIT to inline. */
+    private synchronized T reopen() {
+        T current = issuer;
+        if (current != null && !isClosed(current)) {
             return current;
         }
         RuntimeException failed = bindFailure;
         if (current == null && failed != null) {
-            throw new IllegalStateException("SnowKey: this key generator could not bind when ShardingSphere started (" + failed.getMessage()
+            throw new IllegalStateException("SnowKey: this " + type + " key generator could not bind when ShardingSphere started (" + failed.getMessage()
                     + "), so it issues no keys; fix the cause and restart", failed);
         }
         Object owner = boundOwner;
-        current = owner == null ? SnowKeyRuntime.get().generator(planWithoutContext())
-                : SnowKeyRuntime.get().generator(ScopePlanner.get().planInKnownMode(settings(), boundCluster), owner);
-        logActive(current);
-        generator = current;
+        current = owner == null ? open(planWithoutContext(settings()), null) : open(plan(settings(), boundCluster), owner);
+        issuer = current;
         return current;
+    }
+
+    /** Where settings would issue from without the mode, as a Spring bean that planned before it does; null when they cannot. */
+    static String storeWithoutMode(final Supplier<String> store) {
+        try {
+            return store.get();
+        } catch (final RuntimeException ex) {
+            return null;
+        }
     }
 }

@@ -62,7 +62,7 @@ class StreamNamesTest {
         generator.close();
     }
 
-    /** As KeyGeneratorBinding names the stream of an INSERT: database and table as ShardingSphere passes them. */
+    /** As ImprovedSnowflakeBinding names the stream of an INSERT: database and table as ShardingSphere passes them. */
     private static String streamNameShardingSpherePasses(final String database, final String table) {
         return database + "." + table;
     }

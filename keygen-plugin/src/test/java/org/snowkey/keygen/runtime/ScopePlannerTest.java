@@ -25,7 +25,7 @@ import org.snowkey.keygen.lease.StaticWorkerLease;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
+import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeBinding;
 
 /**
  * Each setting is parsed and validated once, at start-up, and every rule of the configuration reference holds
@@ -106,7 +106,7 @@ class ScopePlannerTest {
     @Test
     void theIssueExampleFailsAtInitNamingThePropAndTheValue() {
         InvalidSettingException failure = assertThrows(InvalidSettingException.class,
-                () -> new KeyGeneratorBinding().init(props("worker-id", "3", "lease-duration-milliseconds", "500")));
+                () -> new ImprovedSnowflakeBinding().init(props("worker-id", "3", "lease-duration-milliseconds", "500")));
         assertEquals("Invalid SnowKey property 'lease-duration-milliseconds' = '500': expected a whole number from 1000 to 86400000",
                 failure.getMessage());
     }

@@ -26,7 +26,7 @@ class InstanceContextsTest {
     @Test
     void aBindingThatFailedMakesKeysFailNamingItInsteadOfBindingWithoutTheContext() {
         bound("34", new Object());
-        KeyGeneratorBinding conflicting = new KeyGeneratorBinding();
+        ImprovedSnowflakeBinding conflicting = new ImprovedSnowflakeBinding();
         conflicting.init(props("34", "max-tolerate-time-difference-milliseconds", "20"));
         RuntimeException atStartUp = assertThrows(RuntimeException.class, () -> conflicting.bind(Optional.empty(), new Object()));
         IllegalStateException onInsert = assertThrows(IllegalStateException.class, conflicting::generator);
@@ -35,7 +35,7 @@ class InstanceContextsTest {
     }
 
     private static void bound(final String workerId, final Object owner) {
-        KeyGeneratorBinding binding = new KeyGeneratorBinding();
+        ImprovedSnowflakeBinding binding = new ImprovedSnowflakeBinding();
         binding.init(props(workerId));
         binding.bind(Optional.empty(), owner);
     }

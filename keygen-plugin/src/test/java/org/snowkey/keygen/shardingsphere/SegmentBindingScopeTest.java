@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -115,5 +117,32 @@ class SegmentBindingScopeTest {
         assertNotSame(first, rejoined);
         SegmentRuntime.get().release(context);
         assertTrue(rejoined.isClosed(), "the scope joined again is owned by the same context, and closes with it");
+    }
+
+    /**
+     * A bind that failed (here: a Spring bean planned these settings on another store before the Cluster mode was known)
+     * is kept, so that where ShardingSphere ignores the failure (5.5.0) every key fails naming it, instead of the first
+     * key joining the allocator without the context and counting the table on a second store.
+     */
+    @Test
+    void aBindThatFailedMakesKeysFailNamingItInsteadOfJoiningWithoutTheContext() {
+        String store = "failed-bind-" + System.nanoTime();
+        AtomicBoolean beanInUse = new AtomicBoolean(true);
+        PlansWithoutMode.segmentsPlanned(Map.of("segment-allocator", "test", "test-store", store), "elsewhere", "the SnowKeySegments bean", beanInUse::get);
+        try {
+            Properties props = new Properties();
+            props.setProperty("segment-allocator", "test");
+            props.setProperty("test-store", store);
+            SegmentBinding binding = new SegmentBinding();
+            binding.init(props);
+            RuntimeException atStartUp = assertThrows(IllegalStateException.class,
+                    () -> binding.bind(Optional.of(new ClusterRegistry("ZooKeeper", "governance", "127.0.0.1:1", new Properties())), new Object()));
+            IllegalStateException onInsert = assertThrows(IllegalStateException.class, () -> binding.sequence("db", "t_order"));
+            assertSame(atStartUp, onInsert.getCause());
+            assertTrue(onInsert.getMessage().contains("this SNOWKEY_SEGMENT key generator could not bind when ShardingSphere started"), onInsert.getMessage());
+        } finally {
+            beanInUse.set(false);
+            ClusterRegistriesSeen.forget();
+        }
     }
 }

@@ -8,6 +8,7 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
+import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.config.InvalidSettingException;
 
 /**
@@ -73,6 +74,24 @@ class SegmentBindingStartValuesTest {
                     "its own start values are still checked");
         } finally {
             SegmentPlanner.get().setDefaults(new Properties());
+        }
+    }
+
+    /**
+     * A key generator whose props were refused at {@code init()} issues no keys: it never falls back to the settings
+     * every key generator inherits (the Spring integration's allocator here), which would give the table keys from 1.
+     */
+    @Test
+    void aKeyGeneratorWhosePropsWereRefusedIssuesNoKeysFromTheInheritedSettings() {
+        try {
+            SegmentPlanner.get().setDefaults(props("segment-allocator", SharedMemorySegmentAllocatorProvider.NAME));
+            SegmentBinding refused = new SegmentBinding();
+            assertThrows(InvalidSettingException.class, () -> refused.init(props("segment-start-values", "t_refused=5000")));
+            InvalidSettingException onInsert = assertThrows(InvalidSettingException.class, () -> refused.sequence("refused_db", "t_refused"));
+            assertEquals("segment-start-values", onInsert.property(), onInsert.getMessage());
+        } finally {
+            SegmentPlanner.get().setDefaults(new Properties());
+            SegmentRuntime.get().closeAll();
         }
     }
 }

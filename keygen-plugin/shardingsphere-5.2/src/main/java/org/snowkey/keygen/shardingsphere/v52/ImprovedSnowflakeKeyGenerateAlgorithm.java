@@ -5,20 +5,20 @@ import java.util.Properties;
 import org.apache.shardingsphere.infra.instance.InstanceContext;
 import org.apache.shardingsphere.infra.instance.InstanceContextAware;
 import org.apache.shardingsphere.sharding.spi.KeyGenerateAlgorithm;
-import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
+import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeBinding;
 import org.snowkey.keygen.shardingsphere.ModeConfigurations;
 import org.snowkey.keygen.shardingsphere.ShardingSphereLine;
 
 /**
  * {@code IMPROVED_SNOWFLAKE} for ShardingSphere 5.2.x, whose SPI is {@code generateKey()} on a {@code ShardingSphereAlgorithm} with {@code getProps()} and {@code RequiredSPI},
  * and whose instance context arrives through {@code InstanceContextAware}. ShardingSphere does not name the
- * table: see {@link KeyGeneratorBinding#streamWithoutTable()}.
+ * table: see {@link ImprovedSnowflakeBinding#streamWithoutTable()}.
  */
 public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateAlgorithm, InstanceContextAware {
 
     public static final String TYPE = "IMPROVED_SNOWFLAKE";
 
-    private final KeyGeneratorBinding binding = new KeyGeneratorBinding();
+    private final ImprovedSnowflakeBinding binding = new ImprovedSnowflakeBinding();
 
     @Override
     public void init(final Properties props) {

@@ -12,14 +12,14 @@ import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.shardingsphere.InstanceContextBound;
 import org.snowkey.keygen.shardingsphere.InstanceContexts;
-import org.snowkey.keygen.shardingsphere.KeyGeneratorBinding;
+import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeBinding;
 import org.snowkey.keygen.shardingsphere.ShardingSphereLine;
 import org.snowkey.keygen.shardingsphere.SingleKey;
 
 /**
  * {@code IMPROVED_SNOWFLAKE} for ShardingSphere 5.5.3, whose key generator SPI moved to
  * {@code org.apache.shardingsphere.infra.algorithm.keygen.spi} with the methods of 5.5.2's. The same glue as
- * snowkey-keygen-plugin's 5.5 algorithm around {@link KeyGeneratorBinding}: {@link #init} only validates, the generator
+ * snowkey-keygen-plugin's 5.5 algorithm around {@link ImprovedSnowflakeBinding}: {@link #init} only validates, the generator
  * and its lease are bound when ShardingSphere hands over its compute node context (which owns them until
  * snowkey-keygen-plugin's lifecycle listener sees the context destroyed), or on the first key if it never does.
  */
@@ -27,7 +27,7 @@ public final class ImprovedSnowflakeKeyGenerateAlgorithm implements KeyGenerateA
 
     public static final String TYPE = "IMPROVED_SNOWFLAKE";
 
-    private final KeyGeneratorBinding binding = new KeyGeneratorBinding();
+    private final ImprovedSnowflakeBinding binding = new ImprovedSnowflakeBinding();
 
     @Override
     public void init(final Properties props) {

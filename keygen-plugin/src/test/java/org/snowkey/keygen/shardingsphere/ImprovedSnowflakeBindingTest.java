@@ -19,7 +19,7 @@ import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 
 /** The binding's stream caches across a rebind: a stream of the generator it left must never be handed out again. */
-class KeyGeneratorBindingTest {
+class ImprovedSnowflakeBindingTest {
 
     @AfterEach
     void closeAll() {
@@ -30,7 +30,7 @@ class KeyGeneratorBindingTest {
     void afterARebindEveryTableGetsItsStreamFromTheNewGenerator() {
         Properties props = new Properties();
         props.setProperty("worker-id", "28");
-        KeyGeneratorBinding binding = new KeyGeneratorBinding();
+        ImprovedSnowflakeBinding binding = new ImprovedSnowflakeBinding();
         binding.init(props);
         // The same String instances every time, as ShardingSphere passes them: the last-table shortcut is taken.
         String database = "logic_db";
@@ -56,7 +56,7 @@ class KeyGeneratorBindingTest {
     void aGenerationReleasedUnderALiveKeyGeneratorIsJoinedAgainWithItsOwner() {
         Properties props = new Properties();
         props.setProperty("worker-id", "29");
-        KeyGeneratorBinding binding = new KeyGeneratorBinding();
+        ImprovedSnowflakeBinding binding = new ImprovedSnowflakeBinding();
         binding.init(props);
         Object context = new Object();
         binding.bind(Optional.empty(), context);
@@ -82,7 +82,7 @@ class KeyGeneratorBindingTest {
         ModeConfigurations.recordStarted(new ModeConfiguration("Cluster", new ClusterPersistRepositoryConfiguration("NoSuchRepository", "gov", "127.0.0.1:1",
                 new Properties())));
         try {
-            KeyGeneratorBinding addedLater = new KeyGeneratorBinding();
+            ImprovedSnowflakeBinding addedLater = new ImprovedSnowflakeBinding();
             addedLater.init(new Properties());
             InvalidSettingException ex = assertThrows(InvalidSettingException.class, addedLater::generator, "planned worker id 0 without the mode");
             assertTrue(ex.getMessage().contains("Cluster mode with a NoSuchRepository repository"), ex.getMessage());
@@ -95,7 +95,7 @@ class KeyGeneratorBindingTest {
     void inClusterModeWithoutARegistrySnowKeyCanReadAnInstanceNeverToldItsContextFailsClosed() {
         ModeConfigurations.recordStarted(new ModeConfiguration("Cluster", null));
         try {
-            KeyGeneratorBinding addedLater = new KeyGeneratorBinding();
+            ImprovedSnowflakeBinding addedLater = new ImprovedSnowflakeBinding();
             addedLater.init(new Properties());
             IllegalStateException ex = assertThrows(IllegalStateException.class, addedLater::generator);
             assertTrue(ex.getMessage().contains("will not fall back to worker id 0"), ex.getMessage());
