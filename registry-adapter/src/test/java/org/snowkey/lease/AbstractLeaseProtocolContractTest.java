@@ -677,6 +677,49 @@ public abstract class AbstractLeaseProtocolContractTest {
         }
     }
 
+    /**
+     * The wall clock steps back while the lease is held (an NTP step, a VM restored from a snapshot), before and across
+     * a renewal: the generator keeps issuing increasing ids or refuses, never one it issued before, and the renewal
+     * never lowers the reservation it wrote.
+     */
+    @Test
+    void aClockSteppedBackWhileTheLeaseIsHeldNeverRepeatsAnId() {
+        int bits = 2;
+        SettableClock clock = new SettableClock(System.currentTimeMillis());
+        ManualScheduler renewals = new ManualScheduler();
+        closeLater(renewals::shutdownNow);
+        LeasedWorkerLease lease = lease("stepped", bits, 60_000, 5_000, LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(renewals));
+        IdGenerator generator = generator(lease, bits, clock);
+        LeaseGrant grant = lease.currentGrant();
+        long[] last = {-1};
+        int[] refused = {0};
+        Runnable issueSome = () -> {
+            for (int i = 0; i < 50; i++) {
+                clock.advance(1);
+                try {
+                    long id = generator.nextId();
+                    assertTrue(id > last[0], () -> "id " + generator.decode(id) + " is not above " + generator.decode(last[0]) + " at clock " + clock.millis());
+                    last[0] = id;
+                } catch (final IdUnavailableException ex) {
+                    refused[0]++;
+                }
+            }
+        };
+        issueSome.run();
+        long reservedBefore = readRecord(grant.workerId()).record().reservedUntil();
+        clock.advance(-5_000);
+        issueSome.run();
+        renewals.runNext();
+        assertFalse(grant.isRevoked(), "a clock stepped back within the lease does not lose it: " + grant.revocationReason());
+        assertTrue(readRecord(grant.workerId()).record().reservedUntil() >= reservedBefore, "the renewal lowered the reservation");
+        issueSome.run();
+        clock.advance(-20_000);
+        issueSome.run();
+        clock.advance(30_000);
+        issueSome.run();
+        assertTrue(last[0] >= 0, "ids were issued (refused " + refused[0] + " times)");
+    }
+
     private static void issueOneMillisecondApart(final IdGenerator generator, final SettableClock clock, final int count, final Set<Long> issued,
                                                  final List<Long> onNumber, final int number) {
         for (int i = 0; i < count; i++) {
