@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +40,7 @@ import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseStatus;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
+import org.snowkey.lease.admin.LeaseAdmin;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LayoutText;
 import org.snowkey.lease.store.LeaseRecord;
@@ -620,6 +624,112 @@ public abstract class AbstractLeaseProtocolContractTest {
         LeaseGrant theirs = replacement.get();
         assertTrue(mine.workerId() != theirs.workerId() || mine.floorMillis() > theirs.ceilingMillis() || theirs.floorMillis() > mine.ceilingMillis(),
                 "both issue on worker id " + mine.workerId() + ": " + mine + " and " + theirs);
+    }
+
+    /**
+     * An operator releases the number of a holder that still runs, between its claim and its first renewal, and a
+     * successor claims it at once. The release keeps the reservation, so every id the holder issues until its next
+     * renewal lies below the successor's first; at that renewal the holder loses the number and moves on.
+     */
+    @Test
+    void anOperatorReleaseOfALiveHoldersNumberKeepsItBelowTheSuccessorUntilItsNextRenewalFencesIt() {
+        int bits = 1;
+        IdLayout layout = Ids.layout(bits);
+        SettableClock clock = new SettableClock(System.currentTimeMillis());
+        ManualScheduler holderRenewals = new ManualScheduler();
+        ManualScheduler successorRenewals = new ManualScheduler();
+        closeLater(holderRenewals::shutdownNow);
+        closeLater(successorRenewals::shutdownNow);
+        LeasedWorkerLease holder = lease("holder", bits, 60_000, 5_000, LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(holderRenewals));
+        IdGenerator holderIds = generator(holder, bits, clock);
+        Set<Long> issued = new HashSet<>();
+        List<Long> holderIdsOnTheNumber = new ArrayList<>();
+        LeaseGrant held = holder.currentGrant();
+        int number = held.workerId();
+        issueOneMillisecondApart(holderIds, clock, 5, issued, holderIdsOnTheNumber, number);
+
+        try (LeaseStore operatorsStore = openStore()) {
+            assertTrue(new LeaseAdmin(operatorsStore, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).release(pool, number));
+        }
+        new WorkerIdCheckpoint(checkpointDir.resolve("successor"), pool).write(number);
+        LeasedWorkerLease successor = lease("successor", bits, 60_000, 5_000,
+                LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(successorRenewals));
+        LeaseGrant next = successor.currentGrant();
+        assertEquals(number, next.workerId(), "the successor claimed the released number");
+        assertTrue(next.floorMillis() > held.ceilingMillis(), "the successor starts above the holder's reservation: " + next + " after " + held);
+
+        // Between the release and its next renewal the holder still issues on the number, below its reservation.
+        issueOneMillisecondApart(holderIds, clock, 5, issued, holderIdsOnTheNumber, number);
+        holderRenewals.runNext();
+        assertTrue(held.isRevoked(), "the holder lost the number at its next renewal: " + held);
+        issueOneMillisecondApart(holderIds, clock, 5, issued, holderIdsOnTheNumber, number);
+        assertNotEquals(number, holder.currentGrant().workerId(), "the holder moved to the other number");
+
+        clock.set(next.floorMillis());
+        IdGenerator successorIds = generator(successor, bits, clock);
+        for (int i = 0; i < 5; i++) {
+            clock.advance(1);
+            long id = successorIds.nextId();
+            assertTrue(issued.add(id), "the successor repeated an id of the holder: " + layout.decode(id));
+            for (long each : holderIdsOnTheNumber) {
+                assertTrue(each < id, "the holder issued " + layout.decode(each) + " at or above the successor's " + layout.decode(id));
+            }
+        }
+    }
+
+    /**
+     * The wall clock steps back while the lease is held (an NTP step, a VM restored from a snapshot), before and across
+     * a renewal: the generator keeps issuing increasing ids or refuses, never one it issued before, and the renewal
+     * never lowers the reservation it wrote.
+     */
+    @Test
+    void aClockSteppedBackWhileTheLeaseIsHeldNeverRepeatsAnId() {
+        int bits = 2;
+        SettableClock clock = new SettableClock(System.currentTimeMillis());
+        ManualScheduler renewals = new ManualScheduler();
+        closeLater(renewals::shutdownNow);
+        LeasedWorkerLease lease = lease("stepped", bits, 60_000, 5_000, LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(renewals));
+        IdGenerator generator = generator(lease, bits, clock);
+        LeaseGrant grant = lease.currentGrant();
+        long[] last = {-1};
+        int[] refused = {0};
+        Runnable issueSome = () -> {
+            for (int i = 0; i < 50; i++) {
+                clock.advance(1);
+                try {
+                    long id = generator.nextId();
+                    assertTrue(id > last[0], () -> "id " + generator.decode(id) + " is not above " + generator.decode(last[0]) + " at clock " + clock.millis());
+                    last[0] = id;
+                } catch (final IdUnavailableException ex) {
+                    refused[0]++;
+                }
+            }
+        };
+        issueSome.run();
+        long reservedBefore = readRecord(grant.workerId()).record().reservedUntil();
+        clock.advance(-5_000);
+        issueSome.run();
+        renewals.runNext();
+        assertFalse(grant.isRevoked(), "a clock stepped back within the lease does not lose it: " + grant.revocationReason());
+        assertTrue(readRecord(grant.workerId()).record().reservedUntil() >= reservedBefore, "the renewal lowered the reservation");
+        issueSome.run();
+        clock.advance(-20_000);
+        issueSome.run();
+        clock.advance(30_000);
+        issueSome.run();
+        assertTrue(last[0] >= 0, "ids were issued (refused " + refused[0] + " times)");
+    }
+
+    private static void issueOneMillisecondApart(final IdGenerator generator, final SettableClock clock, final int count, final Set<Long> issued,
+                                                 final List<Long> onNumber, final int number) {
+        for (int i = 0; i < count; i++) {
+            clock.advance(1);
+            long id = generator.nextId();
+            assertTrue(issued.add(id), "id issued twice: " + generator.decode(id));
+            if (generator.decode(id).workerId() == number) {
+                onNumber.add(id);
+            }
+        }
     }
 
     protected StoredLease readRecord(final int workerId) {

@@ -48,6 +48,7 @@ public final class IdGenerator implements AutoCloseable {
             throw new IllegalArgumentException("sequence-low-bits must be below the sequence bits (22 - worker-id-bits), was "
                     + layout.sequenceLowBits() + " of " + layout.sequenceBits() + ": every worker id could issue only one id per millisecond");
         }
+        lease.requireLayout(layout);
         this.layout = layout;
         this.lease = lease;
         this.policy = new IssuePolicy(layout, clock, maxTolerateTimeDifferenceMillis, maxTimeCacheMillis);

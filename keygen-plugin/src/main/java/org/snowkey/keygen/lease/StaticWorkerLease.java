@@ -1,5 +1,8 @@
 package org.snowkey.keygen.lease;
 
+import java.time.Instant;
+
+import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.layout.IdLayout;
 
 /**
@@ -37,6 +40,15 @@ public final class StaticWorkerLease implements WorkerLease {
         this.marks = marks;
         this.epochMillis = epochMillis;
         grant = new LeaseGrant(workerId, marks.floorMillis(workerId, epochMillis), LeaseGrant.UNBOUNDED, "static worker id " + workerId);
+    }
+
+    @Override
+    public void requireLayout(final IdLayout layout) {
+        if (layout.epochMillis() != epochMillis) {
+            throw new IllegalArgumentException(describe() + " was made for the epoch " + Instant.ofEpochMilli(epochMillis) + ", but the generator's "
+                    + PropertyNames.EPOCH + " is " + Instant.ofEpochMilli(layout.epochMillis()) + ": its floor, read from the high-water marks of "
+                    + "closed static leases as id timestamps of that epoch, would lie below the ids they issued. Create it with the layout's epoch");
+        }
     }
 
     @Override

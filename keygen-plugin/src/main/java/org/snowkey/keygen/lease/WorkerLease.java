@@ -1,5 +1,7 @@
 package org.snowkey.keygen.lease;
 
+import org.snowkey.keygen.layout.IdLayout;
+
 /**
  * Where the generator gets its worker id from: a static number, or a lease from a registry.
  *
@@ -25,6 +27,15 @@ public interface WorkerLease extends AutoCloseable {
      */
     default LeaseStatus status() {
         return new LeaseStatus(describe(), null, -1, -1, -1, false, "no status reported by this lease", 0, 0);
+    }
+
+    /**
+     * Checks that ids of this layout may be issued on this lease. A lease that keeps its high-water marks as id
+     * timestamps (relative to one epoch) refuses a layout of another epoch: its floors would lie below what it issued.
+     *
+     * @throws IllegalArgumentException naming both epochs
+     */
+    default void requireLayout(final IdLayout layout) {
     }
 
     /** Releases the grant with the exact high-water mark. Idempotent; later calls to currentGrant fail. */

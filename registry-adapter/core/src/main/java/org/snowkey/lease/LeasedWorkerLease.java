@@ -229,6 +229,7 @@ public final class LeasedWorkerLease implements WorkerLease {
             long reservedUntil = Math.max(held.reservedUntil(), now + settings.durationMillis());
             LeaseRecord renewed = new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), reservedUntil, reservedUntil, LeaseRecord.State.HELD,
                     acquirer.layout(), acquirer.incarnation());
+            target.sending(renewed);
             try {
                 Optional<Long> version = store.compareAndSet(renewed, target.storeVersion());
                 if (version.isPresent()) {
@@ -260,7 +261,7 @@ public final class LeasedWorkerLease implements WorkerLease {
         LeaseRecord held = target.record();
         Optional<StoredLease> stored = store.read(held.pool(), held.workerId());
         if (stored.isPresent() && target.isOwnRecord(stored.get().record())) {
-            target.written(stored.get().record(), stored.get().storeVersion());
+            target.adopt(stored.get().record(), stored.get().storeVersion());
             target.grant().extendCeiling(stored.get().record().reservedUntil());
             renewals.increment();
             lastRenewalFailure = null;
@@ -355,22 +356,22 @@ public final class LeasedWorkerLease implements WorkerLease {
     }
 
     /**
-     * Writes the exact high-water mark; on failure the record simply expires, reserved as last renewed. A failed
-     * compare-and-set is checked like a renewal's: a renewal applied with its answer lost left the record ours at a
-     * newer version, and the release goes through against that version.
+     * Writes the exact high-water mark, or the reservation someone else wrote into the record while it stayed ours if
+     * that is higher (see {@link OwnedRecord#releasedReservation}); on failure the record simply expires, reserved as
+     * last renewed. A failed compare-and-set is checked like a renewal's: a renewal applied with its answer lost (or
+     * an operator's repair) left the record ours at a newer version, and the release goes through against that version.
      */
     private void release(final OwnedRecord current) {
         long highWater = current.grant().sealForRelease("released: the lease was closed");
         LeaseRecord held = current.record();
         long now = clock.preciseMillis();
-        LeaseRecord released = new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), Math.max(now, highWater), highWater,
-                LeaseRecord.State.RELEASED, acquirer.layout(), acquirer.incarnation());
         try {
-            Optional<Long> version = store.compareAndSet(released, current.storeVersion());
+            Optional<Long> version = store.compareAndSet(released(held, now, current.releasedReservation(held, highWater)), current.storeVersion());
             if (version.isEmpty()) {
                 Optional<StoredLease> stored = store.read(held.pool(), held.workerId());
                 if (stored.isPresent() && current.isOwnRecord(stored.get().record())) {
-                    version = store.compareAndSet(released, stored.get().storeVersion());
+                    version = store.compareAndSet(released(held, now, current.releasedReservation(stored.get().record(), highWater)),
+                            stored.get().storeVersion());
                 }
             }
             if (version.isPresent()) {
@@ -382,6 +383,11 @@ public final class LeasedWorkerLease implements WorkerLease {
             LOG.warn("SnowKey could not release {} ({}); the number becomes free when the lease expires at {}", current.grant().holder(), ex.getMessage(),
                     Instant.ofEpochMilli(held.expiresAt()));
         }
+    }
+
+    private LeaseRecord released(final LeaseRecord held, final long now, final long reservedUntil) {
+        return new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), Math.max(now, reservedUntil), reservedUntil,
+                LeaseRecord.State.RELEASED, acquirer.layout(), acquirer.incarnation());
     }
 
     @Override

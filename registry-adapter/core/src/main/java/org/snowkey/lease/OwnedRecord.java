@@ -1,5 +1,7 @@
 package org.snowkey.lease;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -26,6 +28,19 @@ final class OwnedRecord {
      * even have extended it since: the lease gives it back before it claims again, or the number stays out of use.
      */
     private volatile boolean expiredUnreleased;
+
+    /**
+     * Writes of this record sent since the last confirmed one, whose answers never came: any one of them may have been
+     * applied, so a stored record equal to one of them is this process's own write.
+     */
+    private final List<LeaseRecord> unconfirmedWrites = new ArrayList<>();
+
+    /**
+     * The highest reservation someone else wrote into this record while it stayed ours (an operator's ACL repair
+     * raises it because the record may have been forged): a release keeps at least this, since a holder displaced by
+     * the forgery may issue up to it.
+     */
+    private long reservedByOthers = Long.MIN_VALUE;
 
     OwnedRecord(final LeaseGrant grant, final LeaseRecord record, final long storeVersion) {
         this.grant = grant;
@@ -55,6 +70,33 @@ final class OwnedRecord {
         record = newRecord;
         storeVersion = newStoreVersion;
         expiresAt = newRecord.expiresAt();
+        unconfirmedWrites.clear();
+    }
+
+    /** Notes a write about to be sent: until it is confirmed, a stored record equal to it may be this process's. */
+    void sending(final LeaseRecord write) {
+        unconfirmedWrites.add(write);
+    }
+
+    /**
+     * Adopts a stored record that {@link #isOwnRecord} accepted, at its store version. Unless it is a write of this
+     * process whose answer was lost, someone else wrote it, and its reservation is kept by the release.
+     */
+    void adopt(final LeaseRecord stored, final long newStoreVersion) {
+        if (!isOwnWrite(stored)) {
+            reservedByOthers = Math.max(reservedByOthers, stored.reservedUntil());
+        }
+        written(stored, newStoreVersion);
+    }
+
+    private boolean isOwnWrite(final LeaseRecord stored) {
+        return stored.isExactly(record) || unconfirmedWrites.stream().anyMatch(stored::isExactly);
+    }
+
+    /** The reservation a release of this record writes: the exact high-water mark, but never below what others reserved in it. */
+    long releasedReservation(final LeaseRecord stored, final long highWater) {
+        long othersReserved = isOwnWrite(stored) ? reservedByOthers : Math.max(reservedByOthers, stored.reservedUntil());
+        return Math.max(highWater, othersReserved);
     }
 
     void markExpired() {

@@ -104,6 +104,8 @@ final class LeaseNodeAcls {
      * {@code now + leaseDurationMillis}: no genuine holder can have reserved further ahead, so a successor starts above
      * everything a real holder issued whatever the record claimed. A holder still running finds its own record, with
      * the raised reservation, at its next renewal and keeps its number: the reservation only grew, so its fence holds.
+     * Its release keeps the raised reservation (a holder displaced by a forgery may issue up to it), so the next holder
+     * still starts above it.
      *
      * @return the number of nodes changed
      */
