@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
@@ -190,6 +192,35 @@ class SegmentSequenceTest {
         assertTrue(failure.getMessage().contains("does not lie above"), failure.getMessage());
         RangeUnavailableException again = assertThrows(RangeUnavailableException.class, sequence::nextId);
         assertTrue(again.getMessage().contains("stopped"), again.getMessage());
+    }
+
+    /**
+     * A sequence closed (its scope's last owner left: a rule change, a data source closed) while a caller waits for a
+     * fetch in flight. The range that arrives late belongs to nobody any more: a caller still holding the closed
+     * sequence must not issue from it, or keys below the ones a later sequence of the same key has issued would come
+     * after them in this JVM.
+     */
+    @Test
+    void aRangeArrivingAfterCloseIsNeverIssued() throws Exception {
+        SegmentSequence closing = sequence(10, 10, 5_000);
+        Semaphore gate = new Semaphore(0);
+        allocator.gate = gate;
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<Long> waiting = caller.submit(closing::nextId);
+            awaitCalls(1);
+            closing.close();
+            allocator.gate = null;
+            gate.release();
+            ExecutionException failure = assertThrows(ExecutionException.class, waiting::get);
+            assertTrue(failure.getCause() instanceof RangeUnavailableException && failure.getCause().getMessage().contains("closed"),
+                    String.valueOf(failure.getCause()));
+            SegmentSequence later = sequence(10, 10, 5_000);
+            long laterKey = later.nextId();
+            assertThrows(RangeUnavailableException.class, closing::nextId, "the closed sequence issues nothing below the later one's " + laterKey);
+        } finally {
+            caller.shutdownNow();
+        }
     }
 
     @Test
