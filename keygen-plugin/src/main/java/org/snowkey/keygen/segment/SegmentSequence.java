@@ -187,6 +187,11 @@ public final class SegmentSequence implements AutoCloseable {
         }
         Segment next = await(fetch);
         synchronized (lock) {
+            // Closed while the fetch was in flight: the range came too late for this sequence. Installed, it would issue
+            // keys below those a later sequence of the same key (the scope joined again) has issued meanwhile in this JVM.
+            if (closed) {
+                throw closedException();
+            }
             if (current != exhausted || pending != fetch) {
                 return;
             }

@@ -145,4 +145,30 @@ class SegmentBindingScopeTest {
             ClusterRegistriesSeen.forget();
         }
     }
+
+    /**
+     * A rule changed at run time: ShardingSphere builds a new algorithm with the new props and binds it with the same
+     * context, while the old one (and its scope) lives on. A new step keeps the store: the new scope takes ranges from
+     * the same counter, above the old one's. A new store would count the table from its start again: refused, naming
+     * both stores, rather than a key issued twice.
+     */
+    @Test
+    void aRuleChangedWhileKeysAreIssuedNeverRepeatsAKeyOfTheOldScope() {
+        Object context = new Object();
+        String store = "altered-" + System.nanoTime();
+        SegmentBinding before = bound(context, store);
+        Set<Long> keys = new HashSet<>();
+        for (int i = 0; i < 7; i++) {
+            assertTrue(keys.add(before.sequence("db", "t_order").nextId()));
+        }
+        SegmentBinding newStep = bound(context, store, "segment-step-min", "20", "segment-step-max", "20");
+        assertNotSame(before.scope(), newStep.scope());
+        for (int i = 0; i < 30; i++) {
+            assertTrue(keys.add(newStep.sequence("db", "t_order").nextId()), "a key of the old scope came again: " + keys);
+            assertTrue(keys.add(before.sequence("db", "t_order").nextId()), "a key of the new scope came again: " + keys);
+        }
+        SegmentBinding newStore = bound(context, store + "-moved");
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> newStore.sequence("db", "t_order").nextId());
+        assertTrue(refused.getMessage().contains("'db.t_order'") && refused.getMessage().contains(store + "-moved"), refused.getMessage());
+    }
 }

@@ -15,7 +15,9 @@ import org.snowkey.keygen.segment.runtime.SegmentScope;
  * unique across every process that takes ranges from the same allocator. It issues from the same scope as every
  * ShardingSphere {@code SNOWKEY_SEGMENT} key generator with the same settings in this JVM (they inherit
  * {@code snowkey.segment.*}): one allocator, one sequence per key, so {@code sequence("orders.t_order")} and INSERTs
- * into that table never hand out the same key.
+ * into that table never hand out the same key. With {@code snowkey.segment.key} those INSERTs take that one key for
+ * every table instead: their sequence here is {@code sequence(<snowkey.segment.key>)}, and a table's own
+ * {@code <database>.<table>} is another counter, which would repeat their keys.
  *
  * <p>The bean is one owner of the scope: the scope (its connection pool or ZooKeeper client) closes when the last
  * owner (this bean, ShardingSphere contexts) leaves; what is left of its ranges is a gap, never reused.
@@ -81,11 +83,13 @@ public final class SnowKeySegments implements AutoCloseable {
     /**
      * The sequence of a key, created on first use: {@code nextId()} for one key, {@code nextIds(n)} for n in one atomic
      * step where the current range allows. Keys are folded as ShardingSphere folds table names (case, quotes), so
-     * {@code sequence("Orders.T_Order")} is the sequence of INSERTs into that logic table. Hold on to the sequence for
+     * {@code sequence("Orders.T_Order")} is the sequence of INSERTs into that logic table (without
+     * {@code snowkey.segment.key}; with it, that key is the INSERTs' sequence). Hold on to the sequence for
      * hot paths.
      *
      * @throws IllegalArgumentException for a blank key or one longer than 191 characters
-     * @throws IllegalStateException once the bean is closed
+     * @throws IllegalStateException once the bean is closed, or when a ShardingSphere key generator of this JVM issues the
+     *                               key from another allocator store (the two stores would repeat each other's keys)
      */
     public SegmentSequence sequence(final String key) {
         if (closed) {

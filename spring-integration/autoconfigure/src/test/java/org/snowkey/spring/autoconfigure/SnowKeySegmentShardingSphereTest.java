@@ -61,6 +61,23 @@ class SnowKeySegmentShardingSphereTest {
         assertThat(SegmentRuntime.get().scopes()).extracting(SegmentScope::scopeKey).doesNotContain(scopeKey.get());
     }
 
+    /**
+     * With {@code snowkey.segment.key}, the YAML key generator issues every table from that one key: the bean's sequence
+     * of the INSERTs is the shared key's (the table's own {@code <database>.<table>} would be another counter).
+     */
+    @Test
+    void withASharedKeyTheInsertsShareTheBeansSequenceOfThatKey() {
+        runner.withPropertyValues("snowkey.segment.jdbc.url=jdbc:h2:mem:spring_segment_shared_ranges;DB_CLOSE_DELAY=-1", "snowkey.segment.key=All_Orders",
+                "snowkey.segment.start-value=1000000", "snowkey.segment.start-values=").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    SnowKeySegments segments = context.getBean(SnowKeySegments.class);
+                    DataSource dataSource = context.getBean(DataSource.class);
+                    long first = insert(dataSource, "shared a");
+                    assertThat(segments.sequence("all_orders").nextId()).isEqualTo(first + 1);
+                    assertThat(insert(dataSource, "shared b")).isEqualTo(first + 2);
+                });
+    }
+
     private static long insert(final DataSource dataSource, final String note) throws Exception {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement insert = connection.prepareStatement("INSERT INTO t_order (note) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
