@@ -11,6 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,6 +57,7 @@ import org.snowkey.lease.testing.Ids;
 import org.snowkey.lease.testing.ManualScheduler;
 import org.snowkey.lease.testing.PausableClock;
 import org.snowkey.lease.testing.PausableScheduler;
+import org.snowkey.lease.testing.TestScope;
 
 /**
  * The lease protocol of docs/design.md ("Worker id leases") against a real registry, for any {@link LeaseStore}. A store's test
@@ -61,8 +66,24 @@ import org.snowkey.lease.testing.PausableScheduler;
  *
  * <p>Each test works in a pool of its own. Assertions are about ids and records, never about how long
  * something took; waits only bound liveness.
+ *
+ * <p>Scenarios marked {@link ProtocolLogicOnly} are decided by the lease protocol's Java code alone; a store may run
+ * them only under {@code -Dsnowkey.stores=all} ({@link #assumeProtocolLogicWanted}, docs/testing.md).
  */
 public abstract class AbstractLeaseProtocolContractTest {
+
+    /**
+     * A scenario whose outcome is decided by the lease protocol's own code (acquisition order, renewal, expiry by the
+     * instance's clock, fencing, release, the checkpoint file), reaching the store only through create, read, list
+     * and compare-and-set on one record at a time, with no concurrency between stores' clients and no lost answer.
+     * Those calls are the same Java code path on every database, and each database's SQL for them is checked by its
+     * store contract (JdbcLeaseStore*Test). Scenarios that race clients against each other, cut the store's
+     * connections (its driver's timeouts), lose answers of applied writes, or write records by hand are not marked.
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.METHOD)
+    protected @interface ProtocolLogicOnly {
+    }
 
     /** Short leases keep the expiry tests quick; renewal runs every third of it. */
     protected static final long SHORT_LEASE_MILLIS = 1_500L;
@@ -88,6 +109,20 @@ public abstract class AbstractLeaseProtocolContractTest {
 
     /** Brings the registry back after {@link #stopRegistry()}. */
     protected abstract void startRegistry() throws Exception;
+
+    /**
+     * Called before each {@link ProtocolLogicOnly} scenario: a store on which {@code mvn -B verify} does not repeat
+     * them skips it here ({@link TestScope#assumeRepeatWanted}). Runs every scenario unless overridden.
+     */
+    protected void assumeProtocolLogicWanted(final String scenario) {
+    }
+
+    @BeforeEach
+    void skipProtocolLogicRepeat(final TestInfo info) {
+        if (info.getTestMethod().map(each -> each.isAnnotationPresent(ProtocolLogicOnly.class)).orElse(false)) {
+            assumeProtocolLogicWanted(info.getDisplayName() + " (lease protocol logic)");
+        }
+    }
 
     @BeforeEach
     void choosePool(final TestInfo info) {
@@ -169,6 +204,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     @Test
+    @ProtocolLogicOnly
     void aFullPoolFailsNamingPoolSizeAndHolders() {
         for (int i = 0; i < 4; i++) {
             lease("holder-" + i, 2, 30_000, 5_000).currentGrant();
@@ -186,6 +222,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     @Test
+    @ProtocolLogicOnly
     void renewalRaisesTheCeilingOfTheSameGrant() {
         LeasedWorkerLease lease = lease("renewer", 4, SHORT_LEASE_MILLIS, 5_000);
         LeaseGrant grant = lease.currentGrant();
@@ -207,6 +244,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     @Test
+    @ProtocolLogicOnly
     void gracefulReleaseLetsTheNextHolderStartAtTheWallClock() {
         int bits = 1;
         LeaseRuntimeOptions sharedCheckpoint = LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("host"), pool));
@@ -237,6 +275,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     @Test
+    @ProtocolLogicOnly
     void aCrashedHoldersNumberIsFreeOnlyAfterExpiryAndItsSuccessorIssuesAboveIt() throws Exception {
         int bits = 1;
         lease("filler", bits, 60_000, 5_000).currentGrant();
@@ -331,6 +370,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     @Test
+    @ProtocolLogicOnly
     void aPausedHolderIsFencedBelowItsSuccessorAndMovesToANewLease() throws Exception {
         int bits = 2;
         List<LeasedWorkerLease> fillers = new ArrayList<>();
@@ -398,6 +438,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     @Test
+    @ProtocolLogicOnly
     void aTakenOverLeaseIsRevokedAtOnceAndReplaced() {
         int bits = 3;
         LeasedWorkerLease holder = lease("holder", bits, 3_000, 5_000);
@@ -434,6 +475,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     @Test
+    @ProtocolLogicOnly
     void theNumberHeldLastIsPreferredAndTheCheckpointIsOptional() {
         int bits = 6;
         WorkerIdCheckpoint checkpoint = new WorkerIdCheckpoint(checkpointDir.resolve("restart"), pool);
@@ -461,6 +503,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     @Test
+    @ProtocolLogicOnly
     void closeReleasesOnceAndLaterRequestsFail() {
         LeasedWorkerLease lease = lease("closing", 4, 60_000, 5_000);
         int number = lease.currentGrant().workerId();

@@ -132,7 +132,10 @@ public final class ConsumerCases {
                 %s    </modules>
                 </project>
                 """.formatted(modules), StandardCharsets.UTF_8);
-        Files.writeString(output.resolve("invoker.properties"), "invoker.goals=verify\ninvoker.failureBehavior=fail-at-end\n", StandardCharsets.UTF_8);
+        // Two cases at a time (-T 2): most of a case is waiting on its own test JVM, which starts ShardingSphere, and
+        // the cases share nothing but the local repository (each works in its own target directory, H2 files and
+        // ZooKeeper port). One Maven run resolves the plugins and the shared libraries once for all of them.
+        Files.writeString(output.resolve("invoker.properties"), "invoker.goals=-T 2 verify\ninvoker.failureBehavior=fail-at-end\n", StandardCharsets.UTF_8);
     }
 
     private static String casePom(final Case each, final String version, final Path testSources) {

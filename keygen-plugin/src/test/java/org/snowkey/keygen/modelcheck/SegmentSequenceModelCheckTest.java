@@ -62,8 +62,9 @@ public class SegmentSequenceModelCheckTest {
 
     @Test
     void noKeyTwiceUnderAnyExploredInterleaving() {
+        // One random scenario in CI, N with -Dsnowkey.modelcheck.scale=N; the known races are the fixed scenarios below.
         new ModelCheckingOptions().threads(3).actorsPerThread(3).actorsBefore(1).actorsAfter(1)
-                .iterations(3 * SequenceStreamModelCheckTest.scale()).invocationsPerIteration(200)
+                .iterations(SequenceStreamModelCheckTest.scale()).invocationsPerIteration(200)
                 .verifier(IncreasingKeysVerifier.class).check(getClass());
     }
 

@@ -21,6 +21,7 @@ import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.store.StoredLease;
+import org.snowkey.lease.testing.TestScope;
 
 /**
  * Records with random and extreme values (every number from 0 to Long.MAX_VALUE, any state), and corrupt records,
@@ -41,7 +42,7 @@ class LeaseAcquirerFuzzTest {
     void aSuccessorAlwaysStartsAboveItsPredecessorsReservation() {
         Random random = new Random(11L);
         List<String> reused = new ArrayList<>();
-        for (int i = 0; i < 5_000; i++) {
+        for (int i = 0; i < TestScope.fuzzCases(5_000); i++) {
             MemoryStore store = new MemoryStore();
             long reservedUntil = random.nextBoolean() ? EXTREMES[random.nextInt(EXTREMES.length)] : Math.abs(random.nextLong());
             long expiresAt = random.nextBoolean() ? EXTREMES[random.nextInt(EXTREMES.length)] : Math.abs(random.nextLong());
@@ -74,7 +75,7 @@ class LeaseAcquirerFuzzTest {
     @Test
     void aCorruptRecordIsNeverClaimed() {
         Random random = new Random(12L);
-        for (int i = 0; i < 2_000; i++) {
+        for (int i = 0; i < TestScope.fuzzCases(2_000); i++) {
             MemoryStore store = new MemoryStore();
             int bits = 1 + random.nextInt(3);
             int size = 1 << bits;

@@ -16,6 +16,7 @@ import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.runtime.ScopePlan;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.lease.testing.TestScope;
 
 /**
  * Every prop, with random strings, numbers out of range, empty values and unicode, through
@@ -44,7 +45,7 @@ class PropsFuzzTest {
         int planned = 0;
         int rejected = 0;
         List<Long> issued = new ArrayList<>();
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < TestScope.fuzzCases(20_000); i++) {
             Properties props = new Properties();
             int count = 1 + random.nextInt(5);
             for (int p = 0; p < count; p++) {

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>System properties:
  * <ul>
- *   <li>{@code snowkey.simulation.schedules} (the pom runs 200000; {@code -Psimulation-soak} 5000000): how many seeds to run, from {@code snowkey.simulation.first-seed} (default 1);</li>
+ *   <li>{@code snowkey.simulation.schedules} (the pom runs 50000, {@code -Psoak} 200000, {@code -Psimulation-soak} 5000000): how many seeds to run, from {@code snowkey.simulation.first-seed} (default 1);</li>
  *   <li>{@code snowkey.simulation.steps} (the pom: 60; soak: 120): steps per schedule;</li>
  *   <li>{@code snowkey.simulation.seed}: replay one seed with its trace;</li>
  *   <li>{@code snowkey.simulation.survey=true}: do not stop at the first failure, list the first seed of each kind.</li>

@@ -7,15 +7,15 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * How much of the repeated and long-running lease tests a build runs (docs/testing.md). {@code mvn -B verify} runs a
  * faithful smaller case of each: a scenario that is the same protocol on every store runs on one store, and process
- * soaks run fewer kills. {@code -Dsnowkey.stores=all} runs every store again, {@code -Dsnowkey.soak=true} runs the
- * soaks at full length; {@code -Psoak} sets both.
+ * soaks run fewer kills, fuzzers fewer cases. {@code -Dsnowkey.stores=all} runs every store again,
+ * {@code -Dsnowkey.soak=true} runs the soaks and fuzzers at full length; {@code -Psoak} sets both.
  */
 public final class TestScope {
 
     /** The system property naming which stores the repeated scenarios run on: {@code all}, or unset for CI's choice. */
     public static final String STORES = "snowkey.stores";
 
-    /** The system property that runs the process soaks at full length. */
+    /** The system property that runs the process soaks and the fuzzers at full length. */
     public static final String SOAK = "snowkey.soak";
 
     private TestScope() {
@@ -26,9 +26,17 @@ public final class TestScope {
         return "all".equals(System.getProperty(STORES, "").trim().toLowerCase(Locale.ROOT));
     }
 
-    /** Whether the long soaks run at full length ({@code -Dsnowkey.soak=true}). */
+    /** Whether the long soaks and the fuzzers run at full length ({@code -Dsnowkey.soak=true}). */
     public static boolean soak() {
         return Boolean.parseBoolean(System.getProperty(SOAK, "false").trim());
+    }
+
+    /**
+     * How many random cases a fuzzer runs: its full count with {@code -Dsnowkey.soak=true}, a quarter of it in
+     * {@code mvn -B verify}. Fuzzers draw from fixed seeds, so CI's cases are the first quarter of the soak's.
+     */
+    public static int fuzzCases(final int fullCount) {
+        return soak() ? fullCount : fullCount / 4;
     }
 
     /**

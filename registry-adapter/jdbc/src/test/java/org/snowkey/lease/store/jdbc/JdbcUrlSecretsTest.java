@@ -38,6 +38,12 @@ import org.snowkey.store.jdbc.JdbcTableName;
  */
 class JdbcUrlSecretsTest {
 
+    /**
+     * The store gives each connection attempt a quarter of the lease: with a 4 s lease a start-up against a closed port
+     * fails after one second instead of the default five. What the failure prints is the same.
+     */
+    private static final String SHORT_LEASE_MILLIS = "4000";
+
     private static final String SECRET = "Url-Secret-9071";
 
     private final ByteArrayOutputStream capturedErr = new ByteArrayOutputStream();
@@ -115,7 +121,7 @@ class JdbcUrlSecretsTest {
                     "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=trace",
                     "-Dorg.slf4j.simpleLogger.log.org.snowkey=trace", "-Dsnowkey.lease.checkpoint-dir=" + work, "-cp", classpath,
                     LeaseWorkerProcess.class.getName(), work.resolve("ids.txt").toString(), "3", "lease-registry=jdbc", "jdbc-url=" + url,
-                    "lease-acquire-timeout-milliseconds=1000"));
+                    "lease-acquire-timeout-milliseconds=1000", "lease-duration-milliseconds=" + SHORT_LEASE_MILLIS));
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             byte[] output = process.getInputStream().readAllBytes();
             assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the generator process did not end");
@@ -153,6 +159,7 @@ class JdbcUrlSecretsTest {
         props.setProperty("lease-registry", "jdbc");
         props.setProperty("jdbc-url", url);
         props.setProperty("lease-acquire-timeout-milliseconds", "1000");
+        props.setProperty("lease-duration-milliseconds", SHORT_LEASE_MILLIS);
         PreparedLease prepared = new JdbcLeaseProvider().prepare(props, IdLayout.defaults(), Optional.empty());
         assertNoSecret("the prepared lease", prepared + " " + prepared.scopeKey());
         RuntimeException failure = assertThrows(RuntimeException.class, () -> {

@@ -13,6 +13,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.StoredLease;
+import org.snowkey.lease.testing.TestScope;
 
 /**
  * Random and damaged rows (NULLs, wrong types, huge and negative numbers, unicode, huge texts) fed to the JDBC store's
@@ -34,7 +35,7 @@ class LeaseRowReaderFuzzTest {
     void randomAndDamagedRowsParseOrAreReportedCorrupt() throws SQLException {
         Random random = new Random(7L);
         int accepted = 0;
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < TestScope.fuzzCases(20_000); i++) {
             String[] row = {"fuzz", "3", "owner", "4", "2", "1700000000000", "1700000000000", random.nextBoolean() ? "HELD" : "RELEASED",
                 random.nextBoolean() ? null : "worker-id-bits=13,sequence-low-bits=1,epoch=2025-01-01T00:00:00Z"};
             if (random.nextInt(4) == 0) {

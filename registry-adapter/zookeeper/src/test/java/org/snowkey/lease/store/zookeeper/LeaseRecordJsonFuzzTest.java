@@ -13,6 +13,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.lease.testing.TestScope;
 
 /**
  * Random, truncated, mistyped and huge lease records fed to the ZooKeeper store's JSON parsing: either a record of
@@ -33,7 +34,7 @@ class LeaseRecordJsonFuzzTest {
     void randomAndDamagedRecordsParseOrAreReportedCorrupt() {
         Random random = new Random(20261130L);
         List<String> accepted = new ArrayList<>();
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < TestScope.fuzzCases(20_000); i++) {
             String content = damaged(random);
             LeaseRecord record;
             try {
