@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import org.snowkey.keygen.config.InheritedDefaults;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.keygen.store.KnownStore;
 import org.snowkey.keygen.store.StoreCatalogue;
 import org.snowkey.keygen.mode.ClusterRegistry;
@@ -68,25 +69,25 @@ public final class SegmentPlanner {
             copy.putAll(props);
         }
         PropertyReader reader = new PropertyReader(copy);
-        String allocatorText = reader.text(SegmentProps.ALLOCATOR);
+        String allocatorText = reader.text(SegmentPropertyNames.ALLOCATOR);
         String allocator = allocatorText == null ? null : allocatorText.toLowerCase(Locale.ROOT);
         if (allocator != null) {
             provider(allocator);
         }
         rejectUnknownAndMisplaced(copy, allocator);
-        SegmentSettings sequence = SegmentProps.sequenceSettings(reader);
+        SegmentSettings sequence = SegmentPropsParser.sequenceSettings(reader);
         Map<String, SegmentBackendSettings> backends = new TreeMap<>();
         if (allocator != null) {
             backends.put(allocator, providers.get(allocator).parse(reader, sequence));
         }
-        return new SegmentGeneratorSettings(allocator, SegmentProps.sharedKey(reader), sequence, SegmentProps.startValues(reader), backends, copy);
+        return new SegmentGeneratorSettings(allocator, SegmentPropsParser.sharedKey(reader), sequence, SegmentPropsParser.startValues(reader), backends, copy);
     }
 
     private void rejectUnknownAndMisplaced(final Properties props, final String allocator) {
         // Every key, not stringPropertyNames(): that one skips entries whose value is not a String, so a misspelt prop
         // set to a boxed number or flag (ShardingSphere's Java API, Properties.put) would slip through unnoticed.
         for (String name : new TreeSet<>(props.keySet().stream().map(String::valueOf).toList())) {
-            if (SegmentProps.NAMES.contains(name)) {
+            if (SegmentPropertyNames.NAMES.contains(name)) {
                 continue;
             }
             providers.rejectIfOfAbsentStore(name, props.get(name));
@@ -96,16 +97,16 @@ public final class SegmentPlanner {
             }
             if (allocator == null) {
                 throw new InvalidSettingException(name, props.get(name), "cannot apply: it configures the " + owner.get() + " allocator and "
-                        + SegmentProps.ALLOCATOR + " is not set; set " + SegmentProps.ALLOCATOR + " = " + owner.get() + ", or remove " + name);
+                        + SegmentPropertyNames.ALLOCATOR + " is not set; set " + SegmentPropertyNames.ALLOCATOR + " = " + owner.get() + ", or remove " + name);
             }
             if (!owner.get().equals(allocator)) {
-                throw providers.cannotApply(name, props.get(name), owner.get(), SegmentProps.ALLOCATOR + " = '" + allocator + "'");
+                throw providers.cannotApply(name, props.get(name), owner.get(), SegmentPropertyNames.ALLOCATOR + " = '" + allocator + "'");
             }
         }
     }
 
     private Set<String> knownProps() {
-        TreeSet<String> known = new TreeSet<>(SegmentProps.NAMES);
+        TreeSet<String> known = new TreeSet<>(SegmentPropertyNames.NAMES);
         known.addAll(providers.allPropertyNames());
         return known;
     }
@@ -130,7 +131,7 @@ public final class SegmentPlanner {
             String why = cluster.map(each -> "ShardingSphere runs in Cluster mode with a " + each.type() + " repository, and SnowKey has no segment allocator for it ("
                     + providers.whyAbsent(each.type()) + ")")
                     .orElse("ShardingSphere runs in Standalone mode, so nothing tells SnowKey where ranges are shared between instances");
-            throw new InvalidSettingException(SegmentProps.ALLOCATOR, null, why + "; set " + SegmentProps.ALLOCATOR + " to one of " + providers.names()
+            throw new InvalidSettingException(SegmentPropertyNames.ALLOCATOR, null, why + "; set " + SegmentPropertyNames.ALLOCATOR + " to one of " + providers.names()
                     + (providers.names().isEmpty() ? " (add " + KnownStore.ARTIFACT + ")" : "") + " with its props");
         }
         PreparedAllocator prepared = providers.get(allocator).prepare(backend, cluster);
@@ -138,7 +139,7 @@ public final class SegmentPlanner {
     }
 
     private SegmentAllocatorProvider provider(final String allocator) {
-        return providers.require(SegmentProps.ALLOCATOR, allocator, () -> "no such allocator; available: " + providers.names() + ", and with " + KnownStore.ARTIFACT
+        return providers.require(SegmentPropertyNames.ALLOCATOR, allocator, () -> "no such allocator; available: " + providers.names() + ", and with " + KnownStore.ARTIFACT
                 + " [jdbc, zookeeper]");
     }
 }
