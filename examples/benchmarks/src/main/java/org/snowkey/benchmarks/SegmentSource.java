@@ -7,9 +7,9 @@ import java.util.concurrent.Executors;
 import me.ahoo.cosid.segment.IdSegmentDistributor;
 import me.ahoo.cosid.segment.SegmentChainId;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.SegmentSettings;
-import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.shardingsphere.SnowKeySegmentKeyGenerateAlgorithm;
 
@@ -95,9 +95,9 @@ public abstract class SegmentSource extends IdSource {
         SnowKeySegmentSpi(final long step) {
             SegmentRuntime.get().closeAll();
             Properties props = new Properties();
-            props.setProperty(SegmentProps.ALLOCATOR, BenchmarkSegmentAllocatorProvider.NAME);
-            props.setProperty(SegmentSettings.STEP_MIN, String.valueOf(step));
-            props.setProperty(SegmentSettings.STEP_MAX, String.valueOf(step));
+            props.setProperty(SegmentPropertyNames.ALLOCATOR, BenchmarkSegmentAllocatorProvider.NAME);
+            props.setProperty(SegmentPropertyNames.STEP_MIN, String.valueOf(step));
+            props.setProperty(SegmentPropertyNames.STEP_MAX, String.valueOf(step));
             algorithm.init(props);
         }
 

@@ -2,12 +2,10 @@ package org.snowkey.keygen.runtime;
 
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -19,6 +17,7 @@ import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.store.KnownStore;
+import org.snowkey.keygen.store.StoreCatalogue;
 import org.snowkey.keygen.lease.LeaseBackendSettings;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
@@ -44,9 +43,10 @@ public final class ScopePlanner {
      * no-argument constructor and hands them nothing to share: the lease backends found on the class path and the
      * defaults the Spring integration publishes reach every algorithm from here.
      */
-    private static final ScopePlanner INSTANCE = new ScopePlanner(loadProviders(), StaticHighWaterMarks.jvm());
+    private static final ScopePlanner INSTANCE = new ScopePlanner(StoreCatalogue.discover(WorkerLeaseProvider.class, WorkerLeaseProvider::registry),
+            StaticHighWaterMarks.jvm());
 
-    private final Map<String, WorkerLeaseProvider> providers;
+    private final StoreCatalogue<WorkerLeaseProvider> providers;
 
     /** Every lease prop: those all registries share and each backend's own; none of them applies without a lease. */
     private final Set<String> leaseProps;
@@ -62,20 +62,11 @@ public final class ScopePlanner {
      * @param staticMarks the high-water marks of static leases
      */
     public ScopePlanner(final Map<String, WorkerLeaseProvider> providers, final StaticHighWaterMarks staticMarks) {
-        // Sorted, so that messages list the backends in one order.
-        this.providers = Collections.unmodifiableSortedMap(new TreeMap<>(providers));
+        this.providers = new StoreCatalogue<>(providers, WorkerLeaseProvider::propertyNames, "lease backend");
         TreeSet<String> names = new TreeSet<>(PropertyNames.SHARED_LEASE);
-        this.providers.values().forEach(each -> names.addAll(each.propertyNames()));
+        names.addAll(this.providers.allPropertyNames());
         this.leaseProps = Collections.unmodifiableSortedSet(names);
         this.staticMarks = staticMarks;
-    }
-
-    private static Map<String, WorkerLeaseProvider> loadProviders() {
-        Map<String, WorkerLeaseProvider> found = new TreeMap<>();
-        for (WorkerLeaseProvider each : ServiceLoader.load(WorkerLeaseProvider.class, ScopePlanner.class.getClassLoader())) {
-            found.put(each.registry().toLowerCase(Locale.ROOT), each);
-        }
-        return found;
     }
 
     public static ScopePlanner get() {
@@ -117,13 +108,11 @@ public final class ScopePlanner {
             provider(registryText);
         }
         rejectPropsOfAbsentBackends(copy);
-        Set<String> backendProps = new HashSet<>();
-        providers.values().forEach(each -> backendProps.addAll(each.propertyNames()));
-        GeneratorSettings generator = GeneratorSettings.parse(copy, backendProps, System.currentTimeMillis());
+        GeneratorSettings generator = GeneratorSettings.parse(copy, providers.allPropertyNames(), System.currentTimeMillis());
         LeaseTerms terms = LeaseTerms.parse(reader);
         rejectWhatCannotApply(reader, generator, registry);
         Map<String, LeaseBackendSettings> backends = new TreeMap<>();
-        providers.forEach((name, provider) -> {
+        providers.byName().forEach((name, provider) -> {
             if (name.equals(registry) || registry == null && firstSet(reader, provider.propertyNames()) != null) {
                 backends.put(name, provider.parse(copy, terms));
             }
@@ -147,10 +136,10 @@ public final class ScopePlanner {
         if (clusterRegistry.isPresent()) {
             String type = clusterRegistry.get().type();
             String registry = type.toLowerCase(Locale.ROOT);
-            if (!providers.containsKey(registry)) {
+            if (providers.get(registry) == null) {
                 throw new InvalidSettingException(PropertyNames.LEASE_REGISTRY, null, "ShardingSphere runs in Cluster mode with a " + type
                         + " repository, so several instances share these keys, and SnowKey has no lease backend for " + type + " ("
-                        + KnownStore.byName(registry).map(KnownStore::notOnClassPath).orElse("available: " + providers.keySet())
+                        + providers.whyAbsent(registry)
                         + "). Set " + PropertyNames.LEASE_REGISTRY + ", or a " + PropertyNames.WORKER_ID + " unique to this instance");
             }
             rejectOtherBackends(new PropertyReader(properties(settings)), registry, "ShardingSphere's Cluster mode leases from " + type);
@@ -174,7 +163,7 @@ public final class ScopePlanner {
             if (set != null) {
                 throw new InvalidSettingException(set, reader.props().get(set), "cannot apply: ShardingSphere runs in Standalone mode and neither "
                         + PropertyNames.LEASE_REGISTRY + " nor " + PropertyNames.WORKER_ID + " is set, so no lease is taken and every instance gets worker id 0;"
-                        + " set " + PropertyNames.LEASE_REGISTRY + " " + providers.keySet() + " to lease one, or remove " + set);
+                        + " set " + PropertyNames.LEASE_REGISTRY + " " + providers.names() + " to lease one, or remove " + set);
             }
         }
         return plan(settings, clusterRegistry);
@@ -186,24 +175,14 @@ public final class ScopePlanner {
     }
 
     private WorkerLeaseProvider provider(final String registry) {
-        WorkerLeaseProvider provider = providers.get(registry.toLowerCase(Locale.ROOT));
-        if (provider == null) {
-            String allowed = KnownStore.byName(registry).map(KnownStore::notOnClassPath)
-                    .orElse("no such lease registry; available: " + providers.keySet() + ", and with " + KnownStore.ARTIFACT + " "
-                            + Arrays.stream(KnownStore.values()).map(KnownStore::storeName).toList());
-            throw new InvalidSettingException(PropertyNames.LEASE_REGISTRY, registry, allowed);
-        }
-        return provider;
+        return providers.require(PropertyNames.LEASE_REGISTRY, registry, () -> "no such lease registry; available: " + providers.names() + ", and with "
+                + KnownStore.ARTIFACT + " " + Arrays.stream(KnownStore.values()).map(KnownStore::storeName).toList());
     }
 
     /** A prop of a backend SnowKey ships but that is not on the class path: say so, rather than "unknown property". */
     private void rejectPropsOfAbsentBackends(final Properties props) {
         for (Object key : props.keySet()) {
-            String name = String.valueOf(key);
-            Optional<KnownStore> backend = KnownStore.byProp(name);
-            if (backend.isPresent() && !providers.containsKey(backend.get().storeName())) {
-                throw new InvalidSettingException(name, props.get(key), backend.get().notOnClassPath());
-            }
+            providers.rejectIfOfAbsentStore(String.valueOf(key), props.get(key));
         }
     }
 
@@ -226,11 +205,10 @@ public final class ScopePlanner {
 
     /** A prop of one backend while another leases would be silently ignored: reject it. */
     private void rejectOtherBackends(final PropertyReader reader, final String registry, final String because) {
-        for (Map.Entry<String, WorkerLeaseProvider> each : providers.entrySet()) {
+        for (Map.Entry<String, WorkerLeaseProvider> each : providers.byName().entrySet()) {
             String set = each.getKey().equals(registry) ? null : firstSet(reader, each.getValue().propertyNames());
             if (set != null) {
-                throw new InvalidSettingException(set, reader.props().get(set), "cannot apply: it configures the " + each.getKey()
-                        + " lease backend, and " + because + "; remove " + set);
+                throw providers.cannotApply(set, reader.props().get(set), each.getKey(), because);
             }
         }
     }

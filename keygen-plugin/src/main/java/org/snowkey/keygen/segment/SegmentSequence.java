@@ -300,7 +300,7 @@ public final class SegmentSequence implements AutoCloseable {
         } catch (final TimeoutException ex) {
             RuntimeException cause = lastFailure;
             throw new RangeUnavailableException("SnowKey segment sequence '" + key + "' has no keys left and no range came from " + allocator.describe()
-                    + " within " + SegmentSettings.FETCH_TIMEOUT_MILLISECONDS + " = " + settings.fetchTimeoutMillis() + " ms"
+                    + " within " + SegmentPropertyNames.FETCH_TIMEOUT_MILLISECONDS + " = " + settings.fetchTimeoutMillis() + " ms"
                     + (cause == null ? " (the allocator has not answered yet)" : ": " + cause.getMessage()), cause);
         } catch (final ExecutionException ex) {
             if (ex.getCause() instanceof RangeUnavailableException) {

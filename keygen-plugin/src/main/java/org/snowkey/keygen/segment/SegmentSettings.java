@@ -1,5 +1,11 @@
 package org.snowkey.keygen.segment;
 
+import static org.snowkey.keygen.segment.SegmentPropertyNames.FETCH_TIMEOUT_MILLISECONDS;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.PREFETCH_PERCENT;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.RANGE_LIFETIME_MILLISECONDS;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.STEP_MAX;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.STEP_MIN;
+
 import org.snowkey.keygen.config.InvalidSettingException;
 
 /**
@@ -12,16 +18,6 @@ import org.snowkey.keygen.config.InvalidSettingException;
  * @param fetchTimeoutMillis      how long an insert waits for a range when both buffers are empty ({@code segment-fetch-timeout-milliseconds})
  */
 public record SegmentSettings(long minStep, long maxStep, long targetLifetimeMillis, int prefetchPercent, long fetchTimeoutMillis) {
-
-    public static final String STEP_MIN = "segment-step-min";
-
-    public static final String STEP_MAX = "segment-step-max";
-
-    public static final String RANGE_LIFETIME_MILLISECONDS = "segment-range-lifetime-milliseconds";
-
-    public static final String PREFETCH_PERCENT = "segment-prefetch-percent";
-
-    public static final String FETCH_TIMEOUT_MILLISECONDS = "segment-fetch-timeout-milliseconds";
 
     /** Defaults: ranges of 1,000 to 1,000,000 keys sized for 10 s each, the next one fetched at 10% used, 3 s to wait. */
     public static SegmentSettings defaults() {

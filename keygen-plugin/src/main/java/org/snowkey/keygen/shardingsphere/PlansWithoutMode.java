@@ -11,7 +11,7 @@ import java.util.function.BooleanSupplier;
 
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.keygen.segment.runtime.SegmentProps;
+import org.snowkey.keygen.segment.SegmentPropertyNames;
 
 /**
  * Where the Spring beans ({@code SnowKeyIdGenerator}, {@code SnowKeySegments}) issue from when they had to plan before
@@ -35,7 +35,7 @@ public final class PlansWithoutMode {
     private static final Set<String> NOT_DECIDING_WORKER_ID_STORE = without(PropertyNames.GENERATOR, PropertyNames.WORKER_ID);
 
     /** Props of a {@code SNOWKEY_SEGMENT} that never decide its allocator's store (sizing, keys, start values), as above. */
-    private static final Set<String> NOT_DECIDING_SEGMENT_STORE = without(SegmentProps.NAMES, SegmentProps.ALLOCATOR);
+    private static final Set<String> NOT_DECIDING_SEGMENT_STORE = without(SegmentPropertyNames.NAMES, SegmentPropertyNames.ALLOCATOR);
 
     private PlansWithoutMode() {
     }

@@ -10,11 +10,11 @@ import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.StreamNames;
 import org.snowkey.keygen.mode.ClusterRegistry;
+import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.runtime.SegmentGeneratorSettings;
 import org.snowkey.keygen.segment.runtime.SegmentPlan;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
-import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentScope;
 
@@ -59,8 +59,8 @@ public final class SegmentBinding extends KeyGeneratorBinding<SegmentGeneratorSe
         init(props, given -> {
             SegmentGeneratorSettings parsed = SegmentPlanner.get().parseInheritingDefaults(given);
             if (parsed.sharedKey() == null) {
-                throw new InvalidSettingException(SegmentProps.KEY, null, "required on ShardingSphere " + line + ", whose key generators are not told the table:"
-                        + " name the sequence, e.g. the logic table (" + SegmentProps.KEY + ": t_order); on ShardingSphere 5.5 each logic table has a sequence of its own");
+                throw new InvalidSettingException(SegmentPropertyNames.KEY, null, "required on ShardingSphere " + line + ", whose key generators are not told the table:"
+                        + " name the sequence, e.g. the logic table (" + SegmentPropertyNames.KEY + ": t_order); on ShardingSphere 5.5 each logic table has a sequence of its own");
             }
             // After the segment-key check: on these lines the start value that applies is the segment-key's.
             checkStartKeysCanApply(given, parsed);
@@ -76,18 +76,18 @@ public final class SegmentBinding extends KeyGeneratorBinding<SegmentGeneratorSe
      * serve the application's named sequences, whose keys are no tables, and must not stop YAML key generators.
      */
     private static void checkStartKeysCanApply(final Properties own, final SegmentGeneratorSettings parsed) {
-        if (!own.containsKey(SegmentProps.START_VALUES)) {
+        if (!own.containsKey(SegmentPropertyNames.START_VALUES)) {
             return;
         }
-        Object text = parsed.props().get(SegmentProps.START_VALUES);
+        Object text = parsed.props().get(SegmentPropertyNames.START_VALUES);
         for (String each : new TreeSet<>(parsed.starts().perKey().keySet())) {
             if (parsed.sharedKey() != null && !each.equals(parsed.sharedKey())) {
-                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "cannot apply to key '" + each + "': " + SegmentProps.KEY + " = '"
+                throw new InvalidSettingException(SegmentPropertyNames.START_VALUES, text, "cannot apply to key '" + each + "': " + SegmentPropertyNames.KEY + " = '"
                         + parsed.sharedKey() + "' gives every table the one key '" + parsed.sharedKey() + "'; give its start value instead, or use "
-                        + SegmentProps.START_VALUE);
+                        + SegmentPropertyNames.START_VALUE);
             }
             if (parsed.sharedKey() == null && each.indexOf('.') < 0) {
-                throw new InvalidSettingException(SegmentProps.START_VALUES, text, "keys are <database>.<table>, the logic database and table (e.g. "
+                throw new InvalidSettingException(SegmentPropertyNames.START_VALUES, text, "keys are <database>.<table>, the logic database and table (e.g. "
                         + "sharding_db.t_order); key '" + each + "' names no database, so it would never apply and the table would start at "
                         + parsed.starts().defaultStart());
             }
@@ -115,7 +115,7 @@ public final class SegmentBinding extends KeyGeneratorBinding<SegmentGeneratorSe
                 return plans.get(0);
             }
         }
-        return SegmentPlanner.get().plan(settings, ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentProps.ALLOCATOR));
+        return SegmentPlanner.get().plan(settings, ClusterRegistriesSeen.theOne(SnowKeySegmentKeyGenerateAlgorithm.TYPE, SegmentPropertyNames.ALLOCATOR));
     }
 
     @Override

@@ -1,11 +1,9 @@
 package org.snowkey.keygen.segment.runtime;
 
-import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -13,7 +11,9 @@ import java.util.TreeSet;
 import org.snowkey.keygen.config.InheritedDefaults;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.keygen.store.KnownStore;
+import org.snowkey.keygen.store.StoreCatalogue;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentSettings;
 
@@ -28,22 +28,14 @@ public final class SegmentPlanner {
      * The planner of the JVM; static for the reason {@code ScopePlanner}'s is: ShardingSphere builds algorithms with a
      * no-argument constructor, so the backends on the class path and the Spring defaults reach them from here.
      */
-    private static final SegmentPlanner INSTANCE = new SegmentPlanner(loadProviders());
+    private static final SegmentPlanner INSTANCE = new SegmentPlanner(StoreCatalogue.discover(SegmentAllocatorProvider.class, SegmentAllocatorProvider::name));
 
-    private final Map<String, SegmentAllocatorProvider> providers;
+    private final StoreCatalogue<SegmentAllocatorProvider> providers;
 
     private final InheritedDefaults defaults = new InheritedDefaults();
 
     public SegmentPlanner(final Map<String, SegmentAllocatorProvider> providers) {
-        this.providers = Collections.unmodifiableSortedMap(new TreeMap<>(providers));
-    }
-
-    private static Map<String, SegmentAllocatorProvider> loadProviders() {
-        Map<String, SegmentAllocatorProvider> found = new TreeMap<>();
-        for (SegmentAllocatorProvider each : ServiceLoader.load(SegmentAllocatorProvider.class, SegmentPlanner.class.getClassLoader())) {
-            found.put(each.name().toLowerCase(Locale.ROOT), each);
-        }
-        return found;
+        this.providers = new StoreCatalogue<>(providers, SegmentAllocatorProvider::propertyNames, "allocator");
     }
 
     public static SegmentPlanner get() {
@@ -52,7 +44,7 @@ public final class SegmentPlanner {
 
     /** The allocator backends on the class path, by name. */
     public Set<String> allocators() {
-        return providers.keySet();
+        return providers.names();
     }
 
     /** Props every {@code SNOWKEY_SEGMENT} of this JVM inherits where its own are silent (the Spring integration sets them). */
@@ -77,49 +69,45 @@ public final class SegmentPlanner {
             copy.putAll(props);
         }
         PropertyReader reader = new PropertyReader(copy);
-        String allocatorText = reader.text(SegmentProps.ALLOCATOR);
+        String allocatorText = reader.text(SegmentPropertyNames.ALLOCATOR);
         String allocator = allocatorText == null ? null : allocatorText.toLowerCase(Locale.ROOT);
         if (allocator != null) {
             provider(allocator);
         }
         rejectUnknownAndMisplaced(copy, allocator);
-        SegmentSettings sequence = SegmentProps.sequenceSettings(reader);
+        SegmentSettings sequence = SegmentPropsParser.sequenceSettings(reader);
         Map<String, SegmentBackendSettings> backends = new TreeMap<>();
         if (allocator != null) {
             backends.put(allocator, providers.get(allocator).parse(reader, sequence));
         }
-        return new SegmentGeneratorSettings(allocator, SegmentProps.sharedKey(reader), sequence, SegmentProps.startValues(reader), backends, copy);
+        return new SegmentGeneratorSettings(allocator, SegmentPropsParser.sharedKey(reader), sequence, SegmentPropsParser.startValues(reader), backends, copy);
     }
 
     private void rejectUnknownAndMisplaced(final Properties props, final String allocator) {
         // Every key, not stringPropertyNames(): that one skips entries whose value is not a String, so a misspelt prop
         // set to a boxed number or flag (ShardingSphere's Java API, Properties.put) would slip through unnoticed.
         for (String name : new TreeSet<>(props.keySet().stream().map(String::valueOf).toList())) {
-            if (SegmentProps.NAMES.contains(name)) {
+            if (SegmentPropertyNames.NAMES.contains(name)) {
                 continue;
             }
-            Optional<KnownStore> shipped = KnownStore.byProp(name);
-            if (shipped.isPresent() && !providers.containsKey(shipped.get().storeName())) {
-                throw new InvalidSettingException(name, props.get(name), shipped.get().notOnClassPath());
-            }
-            Optional<String> owner = providers.entrySet().stream().filter(each -> each.getValue().propertyNames().contains(name)).map(Map.Entry::getKey).findFirst();
+            providers.rejectIfOfAbsentStore(name, props.get(name));
+            Optional<String> owner = providers.owner(name);
             if (owner.isEmpty()) {
                 throw InvalidSettingException.unknown(name, props.get(name), "unknown property of SNOWKEY_SEGMENT; known properties are " + knownProps());
             }
             if (allocator == null) {
                 throw new InvalidSettingException(name, props.get(name), "cannot apply: it configures the " + owner.get() + " allocator and "
-                        + SegmentProps.ALLOCATOR + " is not set; set " + SegmentProps.ALLOCATOR + " = " + owner.get() + ", or remove " + name);
+                        + SegmentPropertyNames.ALLOCATOR + " is not set; set " + SegmentPropertyNames.ALLOCATOR + " = " + owner.get() + ", or remove " + name);
             }
             if (!owner.get().equals(allocator)) {
-                throw new InvalidSettingException(name, props.get(name), "cannot apply: it configures the " + owner.get() + " allocator, and "
-                        + SegmentProps.ALLOCATOR + " = '" + allocator + "'; remove " + name);
+                throw providers.cannotApply(name, props.get(name), owner.get(), SegmentPropertyNames.ALLOCATOR + " = '" + allocator + "'");
             }
         }
     }
 
     private Set<String> knownProps() {
-        TreeSet<String> known = new TreeSet<>(SegmentProps.NAMES);
-        providers.values().forEach(each -> known.addAll(each.propertyNames()));
+        TreeSet<String> known = new TreeSet<>(SegmentPropertyNames.NAMES);
+        known.addAll(providers.allPropertyNames());
         return known;
     }
 
@@ -136,27 +124,22 @@ public final class SegmentPlanner {
         SegmentBackendSettings backend;
         if (allocator != null) {
             backend = settings.backends().get(allocator);
-        } else if (cluster.isPresent() && providers.containsKey(cluster.get().type().toLowerCase(Locale.ROOT))) {
+        } else if (cluster.isPresent() && providers.get(cluster.get().type()) != null) {
             allocator = cluster.get().type().toLowerCase(Locale.ROOT);
             backend = providers.get(allocator).parse(new PropertyReader(new Properties()), settings.sequence());
         } else {
             String why = cluster.map(each -> "ShardingSphere runs in Cluster mode with a " + each.type() + " repository, and SnowKey has no segment allocator for it ("
-                    + KnownStore.byName(each.type()).map(KnownStore::notOnClassPath).orElse("available: " + providers.keySet()) + ")")
+                    + providers.whyAbsent(each.type()) + ")")
                     .orElse("ShardingSphere runs in Standalone mode, so nothing tells SnowKey where ranges are shared between instances");
-            throw new InvalidSettingException(SegmentProps.ALLOCATOR, null, why + "; set " + SegmentProps.ALLOCATOR + " to one of " + providers.keySet()
-                    + (providers.isEmpty() ? " (add " + KnownStore.ARTIFACT + ")" : "") + " with its props");
+            throw new InvalidSettingException(SegmentPropertyNames.ALLOCATOR, null, why + "; set " + SegmentPropertyNames.ALLOCATOR + " to one of " + providers.names()
+                    + (providers.names().isEmpty() ? " (add " + KnownStore.ARTIFACT + ")" : "") + " with its props");
         }
         PreparedAllocator prepared = providers.get(allocator).prepare(backend, cluster);
         return new SegmentPlan(prepared, settings.sequence(), settings.starts(), settings.sharedKey());
     }
 
     private SegmentAllocatorProvider provider(final String allocator) {
-        SegmentAllocatorProvider provider = providers.get(allocator);
-        if (provider == null) {
-            String allowed = KnownStore.byName(allocator).map(KnownStore::notOnClassPath)
-                    .orElse("no such allocator; available: " + providers.keySet() + ", and with " + KnownStore.ARTIFACT + " [jdbc, zookeeper]");
-            throw new InvalidSettingException(SegmentProps.ALLOCATOR, allocator, allowed);
-        }
-        return provider;
+        return providers.require(SegmentPropertyNames.ALLOCATOR, allocator, () -> "no such allocator; available: " + providers.names() + ", and with " + KnownStore.ARTIFACT
+                + " [jdbc, zookeeper]");
     }
 }

@@ -11,16 +11,15 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.SequenceScope;
 import org.snowkey.keygen.config.SettingText;
+import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.keygen.store.KnownStore;
-import org.snowkey.keygen.segment.SegmentSettings;
-import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.springframework.util.ClassUtils;
 
 /**
  * The table between {@code snowkey.*} properties and key generator props, one per key generator ({@link #SNOWFLAKE},
  * {@link #SEGMENT}): used to build the props, to publish them as the JVM's defaults, and to say which
  * {@code snowkey.*} property an {@link InvalidSettingException} of the key generator is about. The prop names come from
- * the plugin ({@link PropertyNames}, {@link SegmentProps}, {@link KnownStore}); defaults are not restated here:
+ * the plugin ({@link PropertyNames}, {@link SegmentPropertyNames}, {@link KnownStore}); defaults are not restated here:
  * a {@code snowkey.*} property that is not set emits no prop, and the key generator applies its own default. The two
  * key generators need two tables: both have a {@code jdbc-url} prop, and each maps it from a property of its own
  * ({@code snowkey.jdbc.url}, {@code snowkey.segment.jdbc.url}), both of one store class
@@ -47,15 +46,15 @@ public final class SnowKeyPropertyMapping {
     /** {@code SNOWKEY_SEGMENT}'s table: {@code snowkey.segment.*}. */
     public static final SnowKeyPropertyMapping SEGMENT = new SnowKeyPropertyMapping("snowkey.segment.", "snowkey.segment.allocator",
             p -> p.getSegment().getAllocator())
-            .add(SegmentProps.ALLOCATOR, "allocator", p -> p.getSegment().getAllocator())
-            .add(SegmentProps.KEY, "key", p -> p.getSegment().getKey())
-            .add(SegmentProps.START_VALUE, "start-value", p -> p.getSegment().getStartValue())
-            .add(SegmentProps.START_VALUES, "start-values", p -> p.getSegment().getStartValues())
-            .add(SegmentSettings.STEP_MIN, "step-min", p -> p.getSegment().getStepMin())
-            .add(SegmentSettings.STEP_MAX, "step-max", p -> p.getSegment().getStepMax())
-            .add(SegmentSettings.RANGE_LIFETIME_MILLISECONDS, "range-lifetime", p -> p.getSegment().getRangeLifetime())
-            .add(SegmentSettings.PREFETCH_PERCENT, "prefetch-percent", p -> p.getSegment().getPrefetchPercent())
-            .add(SegmentSettings.FETCH_TIMEOUT_MILLISECONDS, "fetch-timeout", p -> p.getSegment().getFetchTimeout())
+            .add(SegmentPropertyNames.ALLOCATOR, "allocator", p -> p.getSegment().getAllocator())
+            .add(SegmentPropertyNames.KEY, "key", p -> p.getSegment().getKey())
+            .add(SegmentPropertyNames.START_VALUE, "start-value", p -> p.getSegment().getStartValue())
+            .add(SegmentPropertyNames.START_VALUES, "start-values", p -> p.getSegment().getStartValues())
+            .add(SegmentPropertyNames.STEP_MIN, "step-min", p -> p.getSegment().getStepMin())
+            .add(SegmentPropertyNames.STEP_MAX, "step-max", p -> p.getSegment().getStepMax())
+            .add(SegmentPropertyNames.RANGE_LIFETIME_MILLISECONDS, "range-lifetime", p -> p.getSegment().getRangeLifetime())
+            .add(SegmentPropertyNames.PREFETCH_PERCENT, "prefetch-percent", p -> p.getSegment().getPrefetchPercent())
+            .add(SegmentPropertyNames.FETCH_TIMEOUT_MILLISECONDS, "fetch-timeout", p -> p.getSegment().getFetchTimeout())
             .stores(p -> p.getSegment().getZookeeper(), p -> p.getSegment().getJdbc());
 
     /** Prop to its property. */

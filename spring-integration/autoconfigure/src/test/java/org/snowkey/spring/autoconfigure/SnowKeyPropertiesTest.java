@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.GeneratorSettings;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.keygen.segment.runtime.SegmentProps;
+import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.store.jdbc.JdbcStoreProps;
 import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
@@ -38,7 +38,7 @@ class SnowKeyPropertiesTest {
 
     @Test
     void mirrorsEverySegmentKeyGeneratorProp() {
-        Set<String> all = new HashSet<>(SegmentProps.NAMES);
+        Set<String> all = new HashSet<>(SegmentPropertyNames.NAMES);
         all.addAll(ZooKeeperStoreProps.NAMES);
         all.addAll(JdbcStoreProps.NAMES);
         assertThat(SnowKeyPropertyMapping.SEGMENT.names().keySet()).containsExactlyInAnyOrderElementsOf(all);

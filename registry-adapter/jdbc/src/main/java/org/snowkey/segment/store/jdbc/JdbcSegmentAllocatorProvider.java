@@ -6,13 +6,13 @@ import java.util.Set;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.mode.ClusterRegistry;
+import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
 import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
-import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.snowkey.store.jdbc.JdbcLibraries;
 import org.snowkey.store.jdbc.JdbcPools;
 import org.snowkey.store.jdbc.JdbcStoreProps;
@@ -47,8 +47,8 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
     @Override
     public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
         // Names HikariCP's artifact at start-up when it is missing, as the lease backend does.
-        JdbcLibraries.REQUIRED.require(SegmentProps.ALLOCATOR + ": " + NAME);
-        JdbcStoreSettings store = JdbcStoreProps.parse(reader, SegmentProps.ALLOCATOR + " = jdbc", JdbcSegmentSettings.DEFAULT_TABLE,
+        JdbcLibraries.REQUIRED.require(SegmentPropertyNames.ALLOCATOR + ": " + NAME);
+        JdbcStoreSettings store = JdbcStoreProps.parse(reader, SegmentPropertyNames.ALLOCATOR + " = jdbc", JdbcSegmentSettings.DEFAULT_TABLE,
                 timeoutWithin(sequence.fetchTimeoutMillis()));
         try {
             return new Parsed(store, new JdbcSegmentSettings(store.table(), store.createTable(), store.timeoutMillis(), store.url()));

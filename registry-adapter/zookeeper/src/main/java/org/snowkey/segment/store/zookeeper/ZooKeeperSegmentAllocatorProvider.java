@@ -6,13 +6,13 @@ import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.mode.ClusterRegistry;
+import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
 import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
-import org.snowkey.keygen.segment.runtime.SegmentProps;
 import org.snowkey.store.zookeeper.ZooKeeperClients;
 import org.snowkey.store.zookeeper.ZooKeeperLibraries;
 import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
@@ -43,7 +43,7 @@ public final class ZooKeeperSegmentAllocatorProvider implements SegmentAllocator
     @Override
     public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
         // Names Curator's or ZooKeeper's artifact at start-up when one is missing, as the lease backend does.
-        ZooKeeperLibraries.REQUIRED.require(SegmentProps.ALLOCATOR + ": " + NAME);
+        ZooKeeperLibraries.REQUIRED.require(SegmentPropertyNames.ALLOCATOR + ": " + NAME);
         // Half the fetch timeout at most, so that an INSERT waiting for a range while ZooKeeper is unreachable fails with ZooKeeper's error.
         return new Parsed(ZooKeeperStoreProps.parse(reader), Math.min(MAX_CONNECTION_TIMEOUT_MILLIS, sequence.fetchTimeoutMillis() / 2));
     }

@@ -1,8 +1,16 @@
 package org.snowkey.keygen.segment.runtime;
 
+import static org.snowkey.keygen.segment.SegmentPropertyNames.FETCH_TIMEOUT_MILLISECONDS;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.KEY;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.PREFETCH_PERCENT;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.RANGE_LIFETIME_MILLISECONDS;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.START_VALUE;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.START_VALUES;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.STEP_MAX;
+import static org.snowkey.keygen.segment.SegmentPropertyNames.STEP_MIN;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
@@ -12,39 +20,24 @@ import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 
 /**
- * The props of {@code SNOWKEY_SEGMENT} that every allocator shares: the public contract, spelled as users write them
- * in ShardingSphere YAML. Each backend adds its own ({@code jdbc-*}, {@code zookeeper-*}).
+ * Reads the {@code SNOWKEY_SEGMENT} props every allocator shares ({@link org.snowkey.keygen.segment.SegmentPropertyNames})
+ * into their settings, each over its default; the allocators read their own.
  */
-public final class SegmentProps {
+final class SegmentPropsParser {
 
-    /** {@code jdbc} or {@code zookeeper}; may be left out in ShardingSphere Cluster mode with ZooKeeper. */
-    public static final String ALLOCATOR = "segment-allocator";
-
-    /** One key for every table of this key generator, instead of one per logic table. */
-    public static final String KEY = "segment-key";
-
-    /** The first key of every sequence of this key generator (default 1). */
-    public static final String START_VALUE = "segment-start-value";
-
-    /** First keys by sequence key: {@code sharding_db.t_order=1000001, sharding_db.t_item=5001}. */
-    public static final String START_VALUES = "segment-start-values";
-
-    public static final Set<String> NAMES = Set.of(ALLOCATOR, KEY, START_VALUE, START_VALUES, SegmentSettings.STEP_MIN, SegmentSettings.STEP_MAX,
-            SegmentSettings.RANGE_LIFETIME_MILLISECONDS, SegmentSettings.PREFETCH_PERCENT, SegmentSettings.FETCH_TIMEOUT_MILLISECONDS);
-
-    private SegmentProps() {
+    private SegmentPropsParser() {
     }
 
     /** The sizing and fetching of the ranges, each prop over its default. */
     static SegmentSettings sequenceSettings(final PropertyReader reader) {
         SegmentSettings defaults = SegmentSettings.defaults();
         return new SegmentSettings(
-                reader.longValue(SegmentSettings.STEP_MIN, defaults.minStep(), 1, NumberRange.MAX_KEY),
-                reader.longValue(SegmentSettings.STEP_MAX, Math.max(defaults.maxStep(), reader.longValue(SegmentSettings.STEP_MIN, defaults.minStep(), 1, NumberRange.MAX_KEY)), 1,
+                reader.longValue(STEP_MIN, defaults.minStep(), 1, NumberRange.MAX_KEY),
+                reader.longValue(STEP_MAX, Math.max(defaults.maxStep(), reader.longValue(STEP_MIN, defaults.minStep(), 1, NumberRange.MAX_KEY)), 1,
                         NumberRange.MAX_KEY),
-                reader.longValue(SegmentSettings.RANGE_LIFETIME_MILLISECONDS, defaults.targetLifetimeMillis(), 1, 86_400_000L),
-                reader.intValue(SegmentSettings.PREFETCH_PERCENT, defaults.prefetchPercent(), 0, 99),
-                reader.longValue(SegmentSettings.FETCH_TIMEOUT_MILLISECONDS, defaults.fetchTimeoutMillis(), 1, 600_000L));
+                reader.longValue(RANGE_LIFETIME_MILLISECONDS, defaults.targetLifetimeMillis(), 1, 86_400_000L),
+                reader.intValue(PREFETCH_PERCENT, defaults.prefetchPercent(), 0, 99),
+                reader.longValue(FETCH_TIMEOUT_MILLISECONDS, defaults.fetchTimeoutMillis(), 1, 600_000L));
     }
 
     /** The shared key, folded like a table name, or null for a sequence per logic table. */
