@@ -20,7 +20,8 @@ import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFac
 /**
  * A ShardingSphere-JDBC 5.5 logical database over embedded H2 (one data source, logic tables {@code t_order} and
  * {@code t_order_item}, each split in two by {@code key % 2}), whose keys come from the key generator {@code segment} of
- * type {@code SNOWKEY_SEGMENT} with the given props. Written at run time: ShardingSphere resolves no placeholders.
+ * type {@code SNOWKEY_SEGMENT} (or the type given) with the given props. Written at run time: ShardingSphere resolves no
+ * placeholders.
  */
 public final class SegmentYamlFixture {
 
@@ -34,6 +35,12 @@ public final class SegmentYamlFixture {
 
     /** @param name the logic database name, which is also the name of the in-memory H2 database behind it */
     public SegmentYamlFixture(final Path directory, final String name, final Map<String, String> props) throws IOException, SQLException {
+        this(directory, name, "SNOWKEY_SEGMENT", props);
+    }
+
+    /** With a key generator of another type ({@code IMPROVED_SNOWFLAKE}) filling both tables' keys. */
+    public SegmentYamlFixture(final Path directory, final String name, final String keyGeneratorType, final Map<String, String> props)
+            throws IOException, SQLException {
         this.name = name;
         try (Connection connection = DriverManager.getConnection(h2Url(), "sa", ""); Statement statement = connection.createStatement()) {
             for (int table = 0; table < 2; table++) {
@@ -62,7 +69,7 @@ public final class SegmentYamlFixture {
                 + algorithm("t_order_item", "item_id")
                 + "  keyGenerators:\n"
                 + "    segment:\n"
-                + "      type: SNOWKEY_SEGMENT\n"
+                + "      type: " + keyGeneratorType + "\n"
                 + (propsText.length() == 0 ? "" : "      props:\n" + propsText)
                 + "props:\n"
                 + "  sql-show: false\n";
