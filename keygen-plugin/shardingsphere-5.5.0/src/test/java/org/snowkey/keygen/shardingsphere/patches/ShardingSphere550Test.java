@@ -1,6 +1,7 @@
 package org.snowkey.keygen.shardingsphere.patches;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.nio.file.Files;
@@ -8,8 +9,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
@@ -115,6 +118,73 @@ class ShardingSphere550Test extends LineContract {
             ((AutoCloseable) second).close();
         }
         awaitReleased("twin_second", "and the second's once it has closed too");
+    }
+
+    @Test
+    void closingOneOfTwoDataSourcesOnOneLeaseTwiceKeepsTheSharedLeaseUntilTheLastClosesAndItsSuccessorStartsAbove() throws Exception {
+        // Both data sources lease from one pool: one generation, owned by both contexts. SnowKey cannot tell their closes
+        // apart, so each context is released when its own has closed; the first's release must leave the generation open.
+        Path firstYaml = twin("one_scope").write(directory);
+        Path secondYaml = twin("one_scope").write(directory);
+        sameDatabaseName(firstYaml, secondYaml);
+        DataSource first = createDataSource(firstYaml);
+        DataSource second = createDataSource(secondYaml);
+        List<Long> issued = new ArrayList<>();
+        try {
+            issued.add(insertReturningKey(first));
+            issued.add(insertReturningKey(second));
+            List<Integer> held = leases.heldWorkerIds("one_scope");
+            assertEquals(1, held.size(), "one lease for both data sources");
+            Set<Thread> watchersBefore = closeWatchers();
+            ((AutoCloseable) first).close();
+            ((AutoCloseable) first).close();
+            // The first close started a watcher per context of the name; a watcher ends once its context has closed.
+            awaitOneWatcherLeft(watchersBefore);
+            assertEquals(held, leases.heldWorkerIds("one_scope"), "the first context was released; the second still issues on the lease");
+            for (int i = 0; i < 20; i++) {
+                issued.add(insertReturningKey(second));
+            }
+        } finally {
+            ((AutoCloseable) second).close();
+        }
+        assertEquals(issued.size(), new HashSet<>(issued).size(), "no key twice across the two data sources: " + issued);
+        awaitReleased("one_scope", "the lease is released once the last context has closed");
+        DataSource successor = createDataSource(secondYaml);
+        try {
+            long highest = issued.stream().mapToLong(Long::longValue).max().orElseThrow();
+            long next = insertReturningKey(successor);
+            assertTrue(next > highest, "the successor issued " + next + ", not above " + highest);
+        } finally {
+            ((AutoCloseable) successor).close();
+        }
+    }
+
+    /** SnowKey's threads waiting for a 5.5.0 context to close (see InstanceContexts). */
+    private static Set<Thread> closeWatchers() {
+        Set<Thread> result = new HashSet<>();
+        for (Thread each : Thread.getAllStackTraces().keySet()) {
+            if ("snowkey-context-close-watcher".equals(each.getName())) {
+                result.add(each);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Waits (at most a minute) until one watcher started since {@code before} is left: the closed context's has finished,
+     * after releasing it; the open one's waits.
+     */
+    private static void awaitOneWatcherLeft(final Set<Thread> before) {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (startedSince(before) > 1 && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+        assertEquals(1, startedSince(before), "the closed context's watcher finished, the open one's waits");
+    }
+
+    private static long startedSince(final Set<Thread> before) {
+        return closeWatchers().stream().filter(each -> !before.contains(each)).count();
     }
 
     private LineFixture twin(final String pool) throws Exception {
