@@ -149,8 +149,7 @@ class SegmentBindingScopeTest {
     /**
      * A rule changed at run time: ShardingSphere builds a new algorithm with the new props and binds it with the same
      * context, while the old one (and its scope) lives on. A new step keeps the store: the new scope takes ranges from
-     * the same counter, above the old one's. A new store would count the table from its start again: refused, naming
-     * both stores, rather than a key issued twice.
+     * the same counter, above the old one's.
      */
     @Test
     void aRuleChangedWhileKeysAreIssuedNeverRepeatsAKeyOfTheOldScope() {
@@ -167,8 +166,5 @@ class SegmentBindingScopeTest {
             assertTrue(keys.add(newStep.sequence("db", "t_order").nextId()), "a key of the old scope came again: " + keys);
             assertTrue(keys.add(before.sequence("db", "t_order").nextId()), "a key of the new scope came again: " + keys);
         }
-        SegmentBinding newStore = bound(context, store + "-moved");
-        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> newStore.sequence("db", "t_order").nextId());
-        assertTrue(refused.getMessage().contains("'db.t_order'") && refused.getMessage().contains(store + "-moved"), refused.getMessage());
     }
 }

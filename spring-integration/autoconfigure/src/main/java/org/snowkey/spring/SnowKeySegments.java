@@ -88,8 +88,7 @@ public final class SnowKeySegments implements AutoCloseable {
      * hot paths.
      *
      * @throws IllegalArgumentException for a blank key or one longer than 191 characters
-     * @throws IllegalStateException once the bean is closed, or when a ShardingSphere key generator of this JVM issues the
-     *                               key from another allocator store (the two stores would repeat each other's keys)
+     * @throws IllegalStateException once the bean is closed
      */
     public SegmentSequence sequence(final String key) {
         if (closed) {

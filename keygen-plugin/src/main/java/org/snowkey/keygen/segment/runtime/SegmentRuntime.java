@@ -83,7 +83,7 @@ public final class SegmentRuntime {
             Entry entry = scopes.get(plan.scopeKey());
             if (entry == null) {
                 // Opening only builds a pool or starts a client, so it may run under the lock.
-                entry = new Entry(new SegmentScope(plan, plan.allocator().open(this.owner, plan.starts()), clock, fetchExecutor, this::sequenceCreated, this::admit));
+                entry = new Entry(new SegmentScope(plan, plan.allocator().open(this.owner, plan.starts()), clock, fetchExecutor, this::sequenceCreated));
                 scopes.put(plan.scopeKey(), entry);
             }
             entry.owners.add(owner);
@@ -104,29 +104,6 @@ public final class SegmentRuntime {
             });
         }
         closing.forEach(SegmentRuntime::closeQuietly);
-    }
-
-    /**
-     * Lets {@code scope} make the sequence of {@code key} unless another live scope issues that key from another store.
-     * Each store counts a key from its own start, so two stores would hand out the same keys for one table (a Spring
-     * bean on one allocator table and a YAML key generator given another, a rule moved to another store while the old
-     * scope lives). Scopes of one store share its counter and may both issue the key. Checked and recorded under the
-     * runtime's lock, so that two scopes making the key's first sequence at once cannot both pass.
-     *
-     * @throws IllegalStateException naming the key and both stores
-     */
-    private void admit(final SegmentScope scope, final String key) {
-        synchronized (scopes) {
-            for (Entry each : scopes.values()) {
-                SegmentScope other = each.scope;
-                if (other != scope && !other.store().equals(scope.store()) && other.admittedKeys.contains(key)) {
-                    throw new IllegalStateException("SnowKey segment key '" + key + "' already takes its ranges from " + other.store() + " in this JVM; "
-                            + "a second store, " + scope.store() + ", would count it from its own start and hand out the same keys again. Give every "
-                            + "key generator and the SnowKeySegments bean that issue keys of '" + key + "' the same allocator store");
-                }
-            }
-            scope.admittedKeys.add(key);
-        }
     }
 
     /**

@@ -5,10 +5,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.function.BiConsumer;
 
 import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.segment.RangeUnavailableException;
@@ -40,18 +38,10 @@ public final class SegmentScope {
     /** Told of each new sequence (the runtime's listeners, each guarded there); called once per sequence, never per key. */
     private final SegmentSequenceListener listener;
 
-    /** Asked before each new sequence; throws when another live scope of the JVM issues the key from another store. */
-    private final BiConsumer<SegmentScope, String> admission;
-
-    /** The keys admitted here; written by the admission only, under the runtime's lock. */
-    final Set<String> admittedKeys = ConcurrentHashMap.newKeySet();
-
     private volatile boolean closed;
 
-    SegmentScope(final SegmentPlan plan, final OpenAllocator allocator, final WallClock clock, final Executor fetchExecutor, final SegmentSequenceListener listener,
-                 final BiConsumer<SegmentScope, String> admission) {
+    SegmentScope(final SegmentPlan plan, final OpenAllocator allocator, final WallClock clock, final Executor fetchExecutor, final SegmentSequenceListener listener) {
         this.listener = listener;
-        this.admission = admission;
         this.scopeKey = plan.scopeKey();
         this.plan = plan;
         this.allocator = allocator;
@@ -78,7 +68,6 @@ public final class SegmentScope {
      * the first key is asked for.
      *
      * @throws RangeUnavailableException once the scope is closed
-     * @throws IllegalStateException      when another live scope of the JVM issues the key from another store
      */
     public SegmentSequence sequence(final String key) {
         SegmentSequence sequence = sequences.get(key);
@@ -88,7 +77,6 @@ public final class SegmentScope {
             }
             boolean[] created = new boolean[1];
             sequence = sequences.computeIfAbsent(key, each -> {
-                admission.accept(this, each);
                 created[0] = true;
                 return new SegmentSequence(each, allocator, plan.sequence(), clock, fetchExecutor);
             });
@@ -105,11 +93,6 @@ public final class SegmentScope {
             }
         }
         return sequence;
-    }
-
-    /** The allocator's store (its prepared scope key, no secrets): scopes of one store share its counters. */
-    String store() {
-        return plan.allocator().scopeKey();
     }
 
     /** The sequences created so far, a live read-only view. */

@@ -100,27 +100,6 @@ class SegmentRuntimeTest {
         assertTrue(runtime.scopes().isEmpty(), "one owner of three scopes leaves all three");
     }
 
-    /**
-     * Two scopes of this JVM on two stores (a Spring bean on one table, a YAML key generator given another; a rule
-     * changed to another store while the old scope still lives): each store counts the key from its own start, so the
-     * same table would get the same keys twice. The second to issue for the key is refused, naming both stores.
-     */
-    @Test
-    void oneKeyIsNeverIssuedFromTwoStoresInOneJvm() {
-        String suffix = "-" + System.nanoTime();
-        Object owner = new Object();
-        SegmentScope bean = runtime.join(plan("bean-table" + suffix), owner);
-        SegmentScope yaml = runtime.join(plan("yaml-table" + suffix, "segment-step-max", "20"), owner);
-        long first = bean.sequence("db.t_order").nextId();
-        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> yaml.sequence("db.t_order").nextId(),
-                "key " + first + " of db.t_order came from the bean's store; the other store would hand it out again");
-        assertTrue(refused.getMessage().contains("'db.t_order'") && refused.getMessage().contains("bean-table" + suffix)
-                && refused.getMessage().contains("yaml-table" + suffix), refused.getMessage());
-        assertTrue(yaml.sequence("db.t_item").nextId() > 0, "another key of the other store is its own");
-        SegmentScope sameStore = runtime.join(plan("bean-table" + suffix, "segment-step-max", "30"), owner);
-        assertTrue(sameStore.sequence("db.t_order").nextId() > first, "another scope of the same store shares its counter");
-    }
-
     @Test
     void statusesListEverySequenceOfEveryScope() {
         Object owner = new Object();
