@@ -58,6 +58,21 @@ class SnowKeyRuntimeTest {
         assertThrows(LeaseUnavailableException.class, generator::nextId, "released when its owners, each once, had gone");
     }
 
+    /** A second release of the same owner (two closes racing) must not take another owner's membership with it. */
+    @Test
+    void anOwnerReleasedTwiceLeavesOnceAndTheOtherOwnerKeepsTheLease() {
+        Object bean = new Object();
+        Object context = new Object();
+        IdGenerator generator = runtime.generator(staticPlan(44), bean);
+        runtime.generator(staticPlan(44), context);
+        runtime.release(bean);
+        runtime.release(bean);
+        generator.nextId();
+        assertTrue(runtime.generators().contains(generator), "the context still owns the scope");
+        runtime.release(context);
+        assertThrows(LeaseUnavailableException.class, generator::nextId, "released when the context left");
+    }
+
     @Test
     void theShutdownHookLeavesScopesThatTheirOwnerReleasesInItsOwnOrder() {
         Object springContext = new Object();

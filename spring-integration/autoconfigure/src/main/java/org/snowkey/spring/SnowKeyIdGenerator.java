@@ -19,22 +19,21 @@ import org.snowkey.keygen.runtime.SnowKeyRuntime;
  * <p>The bean is one owner of the scope: the lease is released, with the exact high-water mark, when the last
  * owner (this bean, ShardingSphere contexts) is closed.
  */
-public final class SnowKeyIdGenerator implements AutoCloseable {
+public final class SnowKeyIdGenerator extends ScopeOwner {
 
     private final SnowKeyRuntime runtime;
-
-    /** This bean's membership in the scope, registered before the bean exists so a failed start can leave again. */
-    private final Object owner;
 
     private final String scopeKey;
 
     private final IdGenerator generator;
 
-    private volatile boolean closed;
-
+    /**
+     * @param owner this bean's membership in the scope, registered before the bean exists so a failed start can
+     *              leave again
+     */
     private SnowKeyIdGenerator(final SnowKeyRuntime runtime, final Object owner, final String scopeKey, final IdGenerator generator) {
+        super(owner, "SnowKeyIdGenerator", true);
         this.runtime = runtime;
-        this.owner = owner;
         this.scopeKey = scopeKey;
         this.generator = generator;
     }
@@ -113,17 +112,10 @@ public final class SnowKeyIdGenerator implements AutoCloseable {
         return generator;
     }
 
-    public boolean isClosed() {
-        return closed;
-    }
-
-    /** Leaves the scope; the lease is released if no ShardingSphere context uses it any more. Idempotent. */
+    /** Leaves the scope; the lease is released if no ShardingSphere context uses it any more. */
     @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            runtime.release(owner);
-        }
+    void leave(final Object owner) {
+        runtime.release(owner);
     }
 
     @Override

@@ -22,26 +22,21 @@ import org.snowkey.keygen.segment.runtime.SegmentScope;
  * <p>The bean is one owner of the scope: the scope (its connection pool or ZooKeeper client) closes when the last
  * owner (this bean, ShardingSphere contexts) leaves; what is left of its ranges is a gap, never reused.
  */
-public final class SnowKeySegments implements AutoCloseable {
+public final class SnowKeySegments extends ScopeOwner {
 
     /** The longest sequence key the allocators store (their key column and node names). */
     private static final int MAX_KEY_LENGTH = 191;
 
     private final SegmentRuntime runtime;
 
-    /** This bean's membership in the scope. */
-    private final Object owner;
-
     /** Plans the scope when the bean is first used; null once joined. */
     private Supplier<SegmentPlan> plan;
 
     private volatile SegmentScope scope;
 
-    private volatile boolean closed;
-
     private SnowKeySegments(final SegmentRuntime runtime, final Object owner, final Supplier<SegmentPlan> plan) {
+        super(owner, "SnowKeySegments", false);
         this.runtime = runtime;
-        this.owner = owner;
         this.plan = plan;
     }
 
@@ -71,10 +66,9 @@ public final class SnowKeySegments implements AutoCloseable {
 
     private synchronized SegmentScope join() {
         if (scope == null) {
-            if (closed) {
-                throw new IllegalStateException("the SnowKeySegments bean is closed (its application context closed)");
-            }
-            scope = runtime.join(plan.get(), owner);
+            requireOpen();
+            scope = runtime.join(plan.get(), owner());
+            joined();
             plan = null;
         }
         return scope;
@@ -91,9 +85,7 @@ public final class SnowKeySegments implements AutoCloseable {
      * @throws IllegalStateException once the bean is closed
      */
     public SegmentSequence sequence(final String key) {
-        if (closed) {
-            throw new IllegalStateException("the SnowKeySegments bean is closed (its application context closed)");
-        }
+        requireOpen();
         String folded;
         try {
             folded = StreamNames.normalise(key);
@@ -121,19 +113,10 @@ public final class SnowKeySegments implements AutoCloseable {
         return scope().scopeKey();
     }
 
-    public boolean isClosed() {
-        return closed;
-    }
-
-    /** Leaves the scope; it closes if no ShardingSphere context uses it any more. Idempotent. */
+    /** Leaves the scope; it closes if no ShardingSphere context uses it any more. */
     @Override
-    public synchronized void close() {
-        if (!closed) {
-            closed = true;
-            if (scope != null) {
-                runtime.release(owner);
-            }
-        }
+    void leave(final Object owner) {
+        runtime.release(owner);
     }
 
     @Override
