@@ -34,6 +34,9 @@ public final class StoreCatalogue<P> {
     /** What messages call one backend: "lease backend", "allocator". */
     private final String kind;
 
+    /** The props of every backend, found once: the backends do not change after discovery. */
+    private final SortedSet<String> allPropertyNames;
+
     /**
      * @param backends        the backends by name (case ignored)
      * @param propertyNamesOf the props a backend reads, beside those its generator shares
@@ -45,6 +48,9 @@ public final class StoreCatalogue<P> {
         this.backends = Collections.unmodifiableSortedMap(byName);
         this.propertyNamesOf = propertyNamesOf;
         this.kind = kind;
+        TreeSet<String> names = new TreeSet<>();
+        this.backends.values().forEach(each -> names.addAll(propertyNamesOf.apply(each)));
+        this.allPropertyNames = Collections.unmodifiableSortedSet(names);
     }
 
     /**
@@ -76,9 +82,7 @@ public final class StoreCatalogue<P> {
 
     /** The props of every backend here, sorted. */
     public SortedSet<String> allPropertyNames() {
-        TreeSet<String> names = new TreeSet<>();
-        backends.values().forEach(each -> names.addAll(propertyNamesOf.apply(each)));
-        return names;
+        return allPropertyNames;
     }
 
     /** The first backend, by name, that reads this prop. */

@@ -40,6 +40,7 @@ abstract class ScopeOwner implements AutoCloseable {
         }
     }
 
+    /** True once {@link #close()} ran: the bean issues nothing more. */
     public boolean isClosed() {
         return closed;
     }

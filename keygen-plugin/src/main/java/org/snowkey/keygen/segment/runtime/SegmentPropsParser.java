@@ -31,10 +31,11 @@ final class SegmentPropsParser {
     /** The sizing and fetching of the ranges, each prop over its default. */
     static SegmentSettings sequenceSettings(final PropertyReader reader) {
         SegmentSettings defaults = SegmentSettings.defaults();
+        long minStep = reader.longValue(STEP_MIN, defaults.minStep(), 1, NumberRange.MAX_KEY);
         return new SegmentSettings(
-                reader.longValue(STEP_MIN, defaults.minStep(), 1, NumberRange.MAX_KEY),
-                reader.longValue(STEP_MAX, Math.max(defaults.maxStep(), reader.longValue(STEP_MIN, defaults.minStep(), 1, NumberRange.MAX_KEY)), 1,
-                        NumberRange.MAX_KEY),
+                minStep,
+                // A larger minimum lifts the default maximum.
+                reader.longValue(STEP_MAX, Math.max(defaults.maxStep(), minStep), 1, NumberRange.MAX_KEY),
                 reader.longValue(RANGE_LIFETIME_MILLISECONDS, defaults.targetLifetimeMillis(), 1, 86_400_000L),
                 reader.intValue(PREFETCH_PERCENT, defaults.prefetchPercent(), 0, 99),
                 reader.longValue(FETCH_TIMEOUT_MILLISECONDS, defaults.fetchTimeoutMillis(), 1, 600_000L));
