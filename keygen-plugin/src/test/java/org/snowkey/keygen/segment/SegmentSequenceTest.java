@@ -224,6 +224,27 @@ class SegmentSequenceTest {
     }
 
     @Test
+    void aRangeArrivingAfterCloseIsNeverIssuedToABatch() throws Exception {
+        SegmentSequence closing = sequence(10, 10, 5_000);
+        Semaphore gate = new Semaphore(0);
+        allocator.gate = gate;
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<SegmentBatch> waiting = caller.submit(() -> closing.nextIds(15));
+            awaitCalls(1);
+            closing.close();
+            allocator.gate = null;
+            gate.release();
+            ExecutionException failure = assertThrows(ExecutionException.class, waiting::get);
+            assertTrue(failure.getCause() instanceof RangeUnavailableException && failure.getCause().getMessage().contains("closed"),
+                    String.valueOf(failure.getCause()));
+            assertThrows(RangeUnavailableException.class, () -> closing.nextIds(3), "a closed sequence installs no late range for a batch");
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
+    @Test
     void theStatusKnowsTheRunway() throws Exception {
         SegmentSequence sequence = sequence(1_000, 10, 5_000);
         sequence.nextIds(200);
