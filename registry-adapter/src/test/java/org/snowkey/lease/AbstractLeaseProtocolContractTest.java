@@ -572,6 +572,33 @@ public abstract class AbstractLeaseProtocolContractTest {
         }
     }
 
+    // Attack: two renewals lost in a row (the first applied, the second not), then a release. The release must recognise
+    // the applied renewal as its own write (the exact high-water mark, not the renewed reservation) and go through.
+    @Test
+    void twoLostRenewalsThenAReleaseReleasesAtTheHighWaterMark() {
+        AmbiguousStore store = new AmbiguousStore(openStore());
+        ManualScheduler renewals = new ManualScheduler();
+        try {
+            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 5_000, "two-lost-renewals"), Ids.layout(3),
+                    LeaseRuntimeOptions.defaults().withRenewalScheduler(renewals).withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool))));
+            int number = lease.currentGrant().workerId();
+            store.loseTheAnswerOfTheNextCompareAndSet();
+            renewals.runNext();
+            assertTrue(store.fired());
+            long renewedTo = readRecord(number).record().reservedUntil();
+            store.loseTheAnswerOfTheNextCompareAndSet();
+            renewals.runNext();
+            assertTrue(store.fired());
+            assertEquals(renewedTo, readRecord(number).record().reservedUntil(), "the second renewal was not applied");
+            lease.close();
+            StoredLease after = readRecord(number);
+            assertEquals(LeaseRecord.State.RELEASED, after.record().state(), after.toString());
+            assertTrue(after.record().reservedUntil() < renewedTo, "own renewals taken for someone else's: " + after + ", renewed to " + renewedTo);
+        } finally {
+            renewals.shutdownNow();
+        }
+    }
+
     // A claim applied with its answer lost is adopted on retry, never leaked.
     @Test
     void aClaimWhoseAnswerWasLostIsAdoptedNotLeaked() {
