@@ -599,6 +599,17 @@ public abstract class AbstractLeaseProtocolContractTest {
         }
     }
 
+    // Attack on requireLayout: only StaticWorkerLease overrides it. A leased lease opened for one layout (written into
+    // the pool's records, which refuse other layouts) is accepted by a generator of another epoch, whose ids are then
+    // read against floors in another time frame than the pool's other holders.
+    @Test
+    void aGeneratorRefusesALeasedLeaseOfAnotherEpoch() {
+        LeasedWorkerLease lease = lease("other-epoch", 3, 60_000, 5_000);
+        IdLayout otherEpoch = IdLayout.of(3, 1, IdLayout.defaults().epochMillis() + 3_600_000L);
+        assertThrows(IllegalArgumentException.class, () -> new IdGenerator(otherEpoch, lease, WallClock.system(), 10, 0).close(),
+                "a generator of another epoch than the lease's pool layout " + Ids.layout(3) + " was built on it");
+    }
+
     // A claim applied with its answer lost is adopted on retry, never leaked.
     @Test
     void aClaimWhoseAnswerWasLostIsAdoptedNotLeaked() {
