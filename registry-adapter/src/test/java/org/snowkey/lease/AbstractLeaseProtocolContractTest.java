@@ -572,7 +572,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         }
     }
 
-    // Attack: two renewals lost in a row (the first applied, the second not), then a release. The release must recognise
+    // Two renewals lost in a row (the first applied, the second not), then a release. The release must recognise
     // the applied renewal as its own write (the exact high-water mark, not the renewed reservation) and go through.
     @Test
     void twoLostRenewalsThenAReleaseReleasesAtTheHighWaterMark() {
@@ -599,9 +599,8 @@ public abstract class AbstractLeaseProtocolContractTest {
         }
     }
 
-    // Attack on requireLayout: only StaticWorkerLease overrides it. A leased lease opened for one layout (written into
-    // the pool's records, which refuse other layouts) is accepted by a generator of another epoch, whose ids are then
-    // read against floors in another time frame than the pool's other holders.
+    // A leased lease opened for one layout (written into the pool's records, which refuse other layouts) is refused by a
+    // generator of another epoch, whose ids would be read against floors in another time frame than the pool's holders.
     @Test
     void aGeneratorRefusesALeasedLeaseOfAnotherEpoch() {
         LeasedWorkerLease lease = lease("other-epoch", 3, 60_000, 5_000);

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.lease.store.LayoutText;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseStatus;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -229,9 +230,8 @@ public final class LeasedWorkerLease implements WorkerLease {
             long reservedUntil = Math.max(held.reservedUntil(), now + settings.durationMillis());
             LeaseRecord renewed = new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), reservedUntil, reservedUntil, LeaseRecord.State.HELD,
                     acquirer.layout(), acquirer.incarnation());
-            target.sending(renewed);
             try {
-                Optional<Long> version = store.compareAndSet(renewed, target.storeVersion());
+                Optional<Long> version = target.send(renewed, store::compareAndSet);
                 if (version.isPresent()) {
                     target.written(renewed, version.get());
                     target.grant().extendCeiling(reservedUntil);
@@ -388,6 +388,19 @@ public final class LeasedWorkerLease implements WorkerLease {
     private LeaseRecord released(final LeaseRecord held, final long now, final long reservedUntil) {
         return new LeaseRecord(held.pool(), held.workerId(), held.owner(), held.fencingToken(), Math.max(now, reservedUntil), reservedUntil,
                 LeaseRecord.State.RELEASED, acquirer.layout(), acquirer.incarnation());
+    }
+
+    /**
+     * The pool's records carry the layout this lease was opened with, and every holder of the pool reads floors and
+     * reservations in that layout's time frame: a generator of another layout (another epoch, other worker-id bits)
+     * would issue ids that the pool's fences do not describe.
+     */
+    @Override
+    public void requireLayout(final IdLayout layout) {
+        if (!layout.equals(acquirer.layout())) {
+            throw new IllegalArgumentException("SnowKey lease " + describe() + " was opened for the layout " + LayoutText.format(acquirer.layout())
+                    + ", but the generator's layout is " + LayoutText.format(layout) + ": open the lease with the generator's layout");
+        }
     }
 
     @Override

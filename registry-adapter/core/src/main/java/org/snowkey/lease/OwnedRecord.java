@@ -3,6 +3,8 @@ package org.snowkey.lease;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiFunction;
 
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.store.LeaseRecord;
@@ -73,9 +75,21 @@ final class OwnedRecord {
         unconfirmedWrites.clear();
     }
 
-    /** Notes a write about to be sent: until it is confirmed, a stored record equal to it may be this process's. */
-    void sending(final LeaseRecord write) {
+    /**
+     * Sends a write of this record through {@code compareAndSet} (the store's, against this record's store version).
+     * Until it is confirmed, a stored record equal to it may be this process's own: its answer may be lost after it
+     * was applied. A write the store refused was never applied, so it is forgotten at once: an operator's record equal
+     * to it (a repair in the same millisecond) is someone else's.
+     *
+     * @return the new store version, empty when the store refused the write
+     */
+    Optional<Long> send(final LeaseRecord write, final BiFunction<LeaseRecord, Long, Optional<Long>> compareAndSet) {
         unconfirmedWrites.add(write);
+        Optional<Long> version = compareAndSet.apply(write, storeVersion);
+        if (version.isEmpty()) {
+            unconfirmedWrites.remove(unconfirmedWrites.size() - 1);
+        }
+        return version;
     }
 
     /**

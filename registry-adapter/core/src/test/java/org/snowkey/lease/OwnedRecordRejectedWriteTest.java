@@ -2,17 +2,18 @@ package org.snowkey.lease;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Optional;
+
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.store.LeaseRecord;
 
 /**
- * Attack on today's release guard: a renewal whose compare-and-set was definitively REJECTED (answered with
- * Optional.empty(), never applied) stays in unconfirmedWrites. When an operator's repair-acl writes a record equal to it
- * (repair: reservedUntil = now + lease duration, expiresAt = max(expiresAt, that); a renewal in the same millisecond
- * computes the very same record), the holder adopts the repair as its own write, forgets the reservation the repair
- * raised, and its release writes only its high-water mark, below the repaired reservation.
+ * A renewal whose compare-and-set the store refused (never applied) is not this process's write. An operator's
+ * repair-acl may write a record equal to it (repair: reservedUntil = now + lease duration, expiresAt = max(expiresAt,
+ * that); a renewal in the same millisecond computes the very same record): taken for the holder's own write, the
+ * repair's reservation would be forgotten, and the release would write only the high-water mark, below it.
  */
 class OwnedRecordRejectedWriteTest {
 
@@ -30,8 +31,8 @@ class OwnedRecordRejectedWriteTest {
         // The holder's renewal at the same millisecond, as LeasedWorkerLease.renew builds it, compared against version 1.
         long reservedUntil = Math.max(held.reservedUntil(), now + duration);
         LeaseRecord renewal = new LeaseRecord("p", 0, "holder", 7, reservedUntil, reservedUntil, LeaseRecord.State.HELD, LAYOUT, "inc-1");
-        owned.sending(renewal);
-        // store.compareAndSet(renewal, 1) answers Optional.empty(): not applied. recoverFromLostCompareAndSet reads the repair.
+        // The store refuses it (the repair moved the version on): not applied. recoverFromLostCompareAndSet reads the repair.
+        assertTrue(owned.send(renewal, (write, expectedVersion) -> Optional.empty()).isEmpty());
         assertTrue(owned.isOwnRecord(repaired));
         owned.adopt(repaired, 2);
         long highWater = heldUntil - 10_000;
