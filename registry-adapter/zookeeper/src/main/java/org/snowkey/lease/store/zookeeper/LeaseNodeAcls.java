@@ -16,6 +16,7 @@ import org.snowkey.lease.admin.LeaseAdmin;
 import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.lease.store.LeaseRecordJson;
 import org.snowkey.store.zookeeper.DigestNodeAcls;
 
 /**

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import org.snowkey.lease.UnusablePoolException;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
 import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.lease.store.LeaseRecordJson;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.StoredLease;

@@ -19,6 +19,7 @@ import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.segment.store.RangeLogEntry;
+import org.snowkey.segment.store.RangeLogJson;
 import org.snowkey.segment.store.SegmentKeys;
 import org.snowkey.keygen.segment.StartValues;
 

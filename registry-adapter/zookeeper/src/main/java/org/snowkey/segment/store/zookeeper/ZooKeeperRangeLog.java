@@ -9,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.snowkey.segment.store.RangeLog;
 import org.snowkey.segment.store.RangeLogEntry;
+import org.snowkey.segment.store.RangeLogJson;
 import org.snowkey.segment.store.SegmentKeys;
 
 /** The segment nodes read for operators: keys, counters and the most recent log entries (see {@link ZooKeeperRangeAllocator}). */

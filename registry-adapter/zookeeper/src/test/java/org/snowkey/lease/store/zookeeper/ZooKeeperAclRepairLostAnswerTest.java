@@ -15,6 +15,7 @@ import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.Test;
 import org.snowkey.lease.store.LeaseRecord;
+import org.snowkey.lease.store.LeaseRecordJson;
 import org.snowkey.lease.store.LeaseStoreUnavailableException;
 import org.snowkey.lease.store.zookeeper.faults.FaultInjectingZooKeeperFactory;
 import org.snowkey.lease.store.zookeeper.faults.ZooKeeperFaultSweep;

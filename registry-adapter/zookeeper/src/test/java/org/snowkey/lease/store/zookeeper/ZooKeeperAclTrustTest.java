@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.UnusablePoolException;
+import org.snowkey.lease.store.LeaseRecordJson;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseUnavailableException;

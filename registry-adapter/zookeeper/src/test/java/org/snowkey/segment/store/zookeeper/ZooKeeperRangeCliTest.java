@@ -25,6 +25,7 @@ import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.admin.RangeAdmin;
+import org.snowkey.segment.store.RangeLogJson;
 
 /**
  * {@code LeaseCli --registry zookeeper ranges | reconcile} on ranges a real {@link ZooKeeperRangeAllocator} handed out

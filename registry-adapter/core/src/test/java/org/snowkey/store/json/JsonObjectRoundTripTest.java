@@ -1,4 +1,4 @@
-package org.snowkey.store.zookeeper.json;
+package org.snowkey.store.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

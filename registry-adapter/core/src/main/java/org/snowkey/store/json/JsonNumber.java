@@ -1,4 +1,4 @@
-package org.snowkey.store.zookeeper.json;
+package org.snowkey.store.json;
 
 /**
  * A JSON number kept as its source token, so that nothing is rounded before the reader decides what it accepts.

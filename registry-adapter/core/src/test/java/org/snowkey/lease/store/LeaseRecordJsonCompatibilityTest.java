@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.zookeeper;
+package org.snowkey.lease.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,9 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
-import org.snowkey.lease.store.CorruptLeaseRecordException;
-import org.snowkey.lease.store.LayoutText;
-import org.snowkey.lease.store.LeaseRecord;
 
 /**
  * Lease nodes written while the store used Jackson ({@code ObjectMapper.writeValueAsBytes} of the same fields) read

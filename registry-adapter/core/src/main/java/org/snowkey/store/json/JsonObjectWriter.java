@@ -1,9 +1,10 @@
-package org.snowkey.store.zookeeper.json;
+package org.snowkey.store.json;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
- * Writes one flat JSON object, compact and in the order the fields are added, as UTF-8. Strings escape {@code "},
+ * Writes one JSON object (flat, unless nested objects or arrays of objects are added), compact and in the order the fields are added, as UTF-8. Strings escape {@code "},
  * {@code \} and the control characters below U+0020 ({@code \b \t \n \f \r}, the rest as a six-character backslash-u
  * escape with upper-case hex digits), and write the two halves of a character beyond U+FFFF as two such escapes (a lone half could not be encoded in
  * UTF-8 at all); every other character is written as itself. That is byte for byte the form lease records had
@@ -29,6 +30,33 @@ public final class JsonObjectWriter {
     public JsonObjectWriter field(final String name, final long value) {
         name(name);
         json.append(value);
+        return this;
+    }
+
+    public JsonObjectWriter field(final String name, final boolean value) {
+        name(name);
+        json.append(value);
+        return this;
+    }
+
+    /** Adds a nested object (the etcd store's requests nest; records stay flat). */
+    public JsonObjectWriter object(final String name, final JsonObjectWriter object) {
+        name(name);
+        json.append(object);
+        return this;
+    }
+
+    /** Adds an array of objects. */
+    public JsonObjectWriter array(final String name, final List<JsonObjectWriter> objects) {
+        name(name);
+        json.append('[');
+        for (int i = 0; i < objects.size(); i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            json.append(objects.get(i));
+        }
+        json.append(']');
         return this;
     }
 

@@ -1,11 +1,10 @@
-package org.snowkey.lease.store.zookeeper;
+package org.snowkey.lease.store;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
-import org.snowkey.lease.store.CorruptLeaseRecordException;
 
 /**
  * Values the JDBC row reader rejects as corrupt must not parse as a valid record from a ZooKeeper node either: the

@@ -1,26 +1,23 @@
-package org.snowkey.lease.store.zookeeper;
+package org.snowkey.lease.store;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.lease.store.CorruptLeaseRecordException;
-import org.snowkey.lease.store.LayoutText;
-import org.snowkey.lease.store.LeaseRecord;
-import org.snowkey.store.zookeeper.json.JsonObject;
-import org.snowkey.store.zookeeper.json.JsonObjectWriter;
+import org.snowkey.store.json.JsonObject;
+import org.snowkey.store.json.JsonObjectWriter;
 
 /**
- * The JSON form of a lease record in a ZooKeeper node. Parsing is strict: a record with a missing or mistyped
+ * The JSON form of a lease record, as a ZooKeeper node and an etcd key hold it. Parsing is strict: a record with a missing or mistyped
  * field, or one that names another pool or number than its path, is corrupt and never treated as free, because
  * a guessed {@code reservedUntil} could let a successor issue timestamps its predecessor already used.
  */
-final class LeaseRecordJson {
+public final class LeaseRecordJson {
 
     private LeaseRecordJson() {
     }
 
-    static byte[] write(final LeaseRecord record) {
+    public static byte[] write(final LeaseRecord record) {
         JsonObjectWriter json = new JsonObjectWriter().field("pool", record.pool()).field("workerId", record.workerId()).field("owner", record.owner())
                 .field("fencingToken", record.fencingToken()).field("expiresAt", record.expiresAt()).field("reservedUntil", record.reservedUntil())
                 .field("state", record.state().name());
@@ -37,7 +34,7 @@ final class LeaseRecordJson {
      * @param location the node, for the error
      * @throws CorruptLeaseRecordException when the data is not a complete record of this pool and number
      */
-    static LeaseRecord read(final String location, final String pool, final int workerId, final byte[] data) {
+    public static LeaseRecord read(final String location, final String pool, final int workerId, final byte[] data) {
         String content = data == null ? "" : new String(data, StandardCharsets.UTF_8);
         try {
             JsonObject node = JsonObject.parse(content);

@@ -1,4 +1,4 @@
-package org.snowkey.lease.store.zookeeper;
+package org.snowkey.lease.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
-import org.snowkey.lease.store.CorruptLeaseRecordException;
-import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.testing.TestScope;
 
 /**

@@ -1,4 +1,4 @@
-package org.snowkey.store.zookeeper.json;
+package org.snowkey.store.json;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package org.snowkey.store.zookeeper.json;
+package org.snowkey.store.json;
 
 /** Content that is not one well-formed JSON object; the message names what was wrong and where. */
 public final class MalformedJsonException extends IllegalArgumentException {

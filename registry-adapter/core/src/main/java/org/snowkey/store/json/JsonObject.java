@@ -1,4 +1,4 @@
-package org.snowkey.store.zookeeper.json;
+package org.snowkey.store.json;
 
 import java.util.Collections;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package org.snowkey.segment.store.zookeeper;
+package org.snowkey.segment.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.segment.NumberRange;
-import org.snowkey.segment.store.RangeLogEntry;
 
 /** Range log nodes Jackson wrote ({@code ObjectNode.toString()}, captured from the old writer) read the same, and are written the same. */
 class RangeLogJsonCompatibilityTest {
@@ -43,7 +42,7 @@ class RangeLogJsonCompatibilityTest {
                 JACKSON_ENTRY + ",", JACKSON_ENTRY.replace("54", "99999999999999999999"), "{"}) {
             IllegalStateException ex = assertThrows(IllegalStateException.class,
                     () -> RangeLogJson.read("orders", "/log/orders/e-1", content.getBytes(StandardCharsets.UTF_8)), content);
-            assertTrue(ex.getMessage().startsWith("SnowKey found a corrupt range log node /log/orders/e-1: '" + content + "'"), ex.getMessage());
+            assertTrue(ex.getMessage().startsWith("SnowKey found a corrupt range log entry /log/orders/e-1: '" + content + "'"), ex.getMessage());
         }
     }
 }
