@@ -13,9 +13,11 @@ public enum KnownStore {
 
     ZOOKEEPER("zookeeper", "ZooKeeper", "org.snowkey.lease.store.zookeeper.ZooKeeperLeaseProvider", "org.snowkey:snowkey-lease-zookeeper"),
 
-    JDBC("jdbc", "JDBC", "org.snowkey.lease.store.jdbc.JdbcLeaseProvider", "org.snowkey:snowkey-lease-jdbc");
+    JDBC("jdbc", "JDBC", "org.snowkey.lease.store.jdbc.JdbcLeaseProvider", "org.snowkey:snowkey-lease-jdbc"),
 
-    /** The artifact that brings both stores; with {@link #artifact()}, the only place messages take artifact names from. */
+    ETCD("etcd", "etcd", "org.snowkey.lease.store.etcd.EtcdLeaseProvider", "org.snowkey:snowkey-lease-etcd");
+
+    /** The artifact that brings every store; with {@link #artifact()}, the only place messages take artifact names from. */
     public static final String ARTIFACT = "org.snowkey:snowkey-registry-adapter";
 
     private final String storeName;

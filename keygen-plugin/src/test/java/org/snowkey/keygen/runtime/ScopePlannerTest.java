@@ -205,7 +205,7 @@ class ScopePlannerTest {
 
     @Test
     void anUnknownRegistryListsWhatExists() {
-        InvalidSettingException failure = rejected(planner, props("lease-registry", "etcd"));
+        InvalidSettingException failure = rejected(planner, props("lease-registry", "consul"));
         assertEquals("lease-registry", failure.property());
         assertTrue(failure.allowed().startsWith("no such lease registry; available: [alpha, beta]"), failure.allowed());
     }
