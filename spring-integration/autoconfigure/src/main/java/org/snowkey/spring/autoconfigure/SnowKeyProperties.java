@@ -67,6 +67,8 @@ public class SnowKeyProperties {
 
     private final Jdbc jdbc = new Jdbc();
 
+    private final Etcd etcd = new Etcd();
+
     private final Segment segment = new Segment();
 
     public boolean isEnabled() {
@@ -145,6 +147,10 @@ public class SnowKeyProperties {
         return jdbc;
     }
 
+    public Etcd getEtcd() {
+        return etcd;
+    }
+
     public Segment getSegment() {
         return segment;
     }
@@ -153,10 +159,10 @@ public class SnowKeyProperties {
     public static class Lease {
 
         /**
-         * Where worker ids are leased from: zookeeper or jdbc. Each needs its store on the class path
-         * (snowkey-lease-zookeeper, snowkey-lease-jdbc); without it, naming it here or setting any of its properties
-         * fails start-up naming the artifact. Unset: in ShardingSphere Cluster mode the YAML key generators lease from
-         * the mode's ZooKeeper; otherwise worker id 0, safe only for a single instance.
+         * Where worker ids are leased from: zookeeper, jdbc or etcd. Each needs its store on the class path
+         * (snowkey-lease-zookeeper, snowkey-lease-jdbc, snowkey-lease-etcd); without it, naming it here or setting any of
+         * its properties fails start-up naming the artifact. Unset: in ShardingSphere Cluster mode the YAML key generators
+         * lease from the mode's ZooKeeper or etcd; otherwise worker id 0, safe only for a single instance.
          */
         private String registry;
 
@@ -327,18 +333,141 @@ public class SnowKeyProperties {
     }
 
     /**
+     * An etcd cluster (v3): the worker-id lease's under {@code snowkey.etcd.*} (snowkey.lease.registry=etcd), the segment
+     * allocator's under {@code snowkey.segment.etcd.*} (snowkey.segment.allocator=etcd). Where the two uses differ, the
+     * descriptions IDEs show come from additional-spring-configuration-metadata.json.
+     */
+    public static class Etcd {
+
+        /** http(s)://host:port[,http(s)://host:port...] of the cluster's client URLs. Default: the server lists of ShardingSphere's Cluster mode. */
+        private String endpoints;
+
+        /** The namespace SnowKey's keys live under (/namespace/snowkey/...). Default: the Cluster mode namespace, else "snowkey". */
+        private String namespace;
+
+        /** etcd user, when the cluster has authentication on; needs a password. */
+        private String user;
+
+        /** Password of the etcd user; never logged or shown in messages. Keep it out of committed files (a placeholder, password-env or password-file). */
+        private String password;
+
+        /** Name of an environment variable holding the password, instead of password. */
+        private String passwordEnv;
+
+        /** File holding the password (one line), instead of password. */
+        private String passwordFile;
+
+        /** PEM file of the certificate authority that signed the etcd servers' certificates (https endpoints). */
+        private String caFile;
+
+        /** PEM file of the client certificate, for etcd clusters that require client certificates; needs key-file. */
+        private String certFile;
+
+        /** PEM file of the client certificate's private key (PKCS#8); needs cert-file. */
+        private String keyFile;
+
+        /**
+         * How long one request to etcd may take before etcd counts as unreachable, from 100 ms to 60 s. Default: bounded
+         * by the lease's acquire timeout (half the segment fetch timeout), at most 5 s. Bare numbers are milliseconds.
+         */
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration requestTimeout;
+
+        public String getEndpoints() {
+            return endpoints;
+        }
+
+        public void setEndpoints(final String endpoints) {
+            this.endpoints = endpoints;
+        }
+
+        public String getNamespace() {
+            return namespace;
+        }
+
+        public void setNamespace(final String namespace) {
+            this.namespace = namespace;
+        }
+
+        public String getUser() {
+            return user;
+        }
+
+        public void setUser(final String user) {
+            this.user = user;
+        }
+
+        public String getPassword() {
+            return password;
+        }
+
+        public void setPassword(final String password) {
+            this.password = password;
+        }
+
+        public String getPasswordEnv() {
+            return passwordEnv;
+        }
+
+        public void setPasswordEnv(final String passwordEnv) {
+            this.passwordEnv = passwordEnv;
+        }
+
+        public String getPasswordFile() {
+            return passwordFile;
+        }
+
+        public void setPasswordFile(final String passwordFile) {
+            this.passwordFile = passwordFile;
+        }
+
+        public String getCaFile() {
+            return caFile;
+        }
+
+        public void setCaFile(final String caFile) {
+            this.caFile = caFile;
+        }
+
+        public String getCertFile() {
+            return certFile;
+        }
+
+        public void setCertFile(final String certFile) {
+            this.certFile = certFile;
+        }
+
+        public String getKeyFile() {
+            return keyFile;
+        }
+
+        public void setKeyFile(final String keyFile) {
+            this.keyFile = keyFile;
+        }
+
+        public Duration getRequestTimeout() {
+            return requestTimeout;
+        }
+
+        public void setRequestTimeout(final Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+        }
+    }
+
+    /**
      * The {@code SNOWKEY_SEGMENT} key generator (dense keys below 2^53 from ranges of a central allocator): defaults of
      * every such YAML key generator, and, with an allocator set, the {@code SnowKeySegments} bean. Its allocator has
-     * connection settings of its own ({@code snowkey.segment.jdbc.*}, {@code snowkey.segment.zookeeper.*}), of the same
+     * connection settings of its own ({@code snowkey.segment.jdbc.*}, {@code snowkey.segment.zookeeper.*},
+     * {@code snowkey.segment.etcd.*}), of the same
      * classes as the worker-id lease's but apart from them: the two may live in different stores, and the lease table
      * is not a segment table.
      */
     public static class Segment {
 
         /**
-         * Where ranges come from: jdbc (a counter table) or zookeeper (a counter node per key). Setting it creates the
-         * SnowKeySegments bean. Unset: YAML key generators in ShardingSphere Cluster mode with ZooKeeper take ranges
-         * from the mode's ensemble; in Standalone mode they fail start-up.
+         * Where ranges come from: jdbc (a counter table), zookeeper (a counter node per key) or etcd (a counter key per
+         * key). Setting it creates the SnowKeySegments bean. Unset: YAML key generators in ShardingSphere Cluster mode
+         * with ZooKeeper or etcd take ranges from the mode's registry; in Standalone mode they fail start-up.
          */
         private String allocator;
 
@@ -377,6 +506,8 @@ public class SnowKeyProperties {
         private final Jdbc jdbc = new Jdbc();
 
         private final ZooKeeper zookeeper = new ZooKeeper();
+
+        private final Etcd etcd = new Etcd();
 
         public String getAllocator() {
             return allocator;
@@ -456,6 +587,10 @@ public class SnowKeyProperties {
 
         public ZooKeeper getZookeeper() {
             return zookeeper;
+        }
+
+        public Etcd getEtcd() {
+            return etcd;
         }
     }
 }

@@ -41,7 +41,7 @@ public final class SnowKeyPropertyMapping {
             .add(PropertyNames.LEASE_DURATION_MILLISECONDS, "lease.duration", p -> p.getLease().getDuration())
             .add(PropertyNames.LEASE_ACQUIRE_TIMEOUT_MILLISECONDS, "lease.acquire-timeout", p -> p.getLease().getAcquireTimeout())
             .add(PropertyNames.INSTANCE_ID, "lease.instance-id", p -> p.getLease().getInstanceId())
-            .stores(SnowKeyProperties::getZookeeper, SnowKeyProperties::getJdbc);
+            .stores(SnowKeyProperties::getZookeeper, SnowKeyProperties::getJdbc, SnowKeyProperties::getEtcd);
 
     /** {@code SNOWKEY_SEGMENT}'s table: {@code snowkey.segment.*}. */
     public static final SnowKeyPropertyMapping SEGMENT = new SnowKeyPropertyMapping("snowkey.segment.", "snowkey.segment.allocator",
@@ -55,7 +55,7 @@ public final class SnowKeyPropertyMapping {
             .add(SegmentPropertyNames.RANGE_LIFETIME_MILLISECONDS, "range-lifetime", p -> p.getSegment().getRangeLifetime())
             .add(SegmentPropertyNames.PREFETCH_PERCENT, "prefetch-percent", p -> p.getSegment().getPrefetchPercent())
             .add(SegmentPropertyNames.FETCH_TIMEOUT_MILLISECONDS, "fetch-timeout", p -> p.getSegment().getFetchTimeout())
-            .stores(p -> p.getSegment().getZookeeper(), p -> p.getSegment().getJdbc());
+            .stores(p -> p.getSegment().getZookeeper(), p -> p.getSegment().getJdbc(), p -> p.getSegment().getEtcd());
 
     /** Prop to its property. */
     private final Map<String, Entry> entries = new LinkedHashMap<>();
@@ -83,7 +83,8 @@ public final class SnowKeyPropertyMapping {
      * generators, its properties {@code <prefix><registry>.<name>}.
      */
     private SnowKeyPropertyMapping stores(final Function<SnowKeyProperties, SnowKeyProperties.ZooKeeper> zookeeper,
-                                          final Function<SnowKeyProperties, SnowKeyProperties.Jdbc> jdbc) {
+                                          final Function<SnowKeyProperties, SnowKeyProperties.Jdbc> jdbc,
+                                          final Function<SnowKeyProperties, SnowKeyProperties.Etcd> etcd) {
         store(KnownStore.ZOOKEEPER, "server-lists", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getServerLists));
         store(KnownStore.ZOOKEEPER, "namespace", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getNamespace));
         store(KnownStore.ZOOKEEPER, "digest", zookeeper.andThen(SnowKeyProperties.ZooKeeper::getDigest));
@@ -92,11 +93,26 @@ public final class SnowKeyPropertyMapping {
         store(KnownStore.JDBC, "password", jdbc.andThen(SnowKeyProperties.Jdbc::getPassword));
         store(KnownStore.JDBC, "table", jdbc.andThen(SnowKeyProperties.Jdbc::getTable));
         store(KnownStore.JDBC, "create-table", jdbc.andThen(SnowKeyProperties.Jdbc::getCreateTable));
+        store(KnownStore.ETCD, "endpoints", etcd.andThen(SnowKeyProperties.Etcd::getEndpoints));
+        store(KnownStore.ETCD, "namespace", etcd.andThen(SnowKeyProperties.Etcd::getNamespace));
+        store(KnownStore.ETCD, "user", etcd.andThen(SnowKeyProperties.Etcd::getUser));
+        store(KnownStore.ETCD, "password", etcd.andThen(SnowKeyProperties.Etcd::getPassword));
+        store(KnownStore.ETCD, "password-env", etcd.andThen(SnowKeyProperties.Etcd::getPasswordEnv));
+        store(KnownStore.ETCD, "password-file", etcd.andThen(SnowKeyProperties.Etcd::getPasswordFile));
+        store(KnownStore.ETCD, "ca-file", etcd.andThen(SnowKeyProperties.Etcd::getCaFile));
+        store(KnownStore.ETCD, "cert-file", etcd.andThen(SnowKeyProperties.Etcd::getCertFile));
+        store(KnownStore.ETCD, "key-file", etcd.andThen(SnowKeyProperties.Etcd::getKeyFile));
+        store(KnownStore.ETCD, "request-timeout-milliseconds", "request-timeout", etcd.andThen(SnowKeyProperties.Etcd::getRequestTimeout));
         return this;
     }
 
     private void store(final KnownStore backend, final String name, final Function<SnowKeyProperties, ?> getter) {
-        entries.put(backend.propPrefix() + name, new Entry(springPrefix + backend.storeName() + "." + name, getter::apply, backend));
+        store(backend, name, name, getter);
+    }
+
+    /** A store property whose Spring name differs from the prop's (a duration: {@code request-timeout} for {@code request-timeout-milliseconds}). */
+    private void store(final KnownStore backend, final String propName, final String springName, final Function<SnowKeyProperties, ?> getter) {
+        entries.put(backend.propPrefix() + propName, new Entry(springPrefix + backend.storeName() + "." + springName, getter::apply, backend));
     }
 
     /** Prop names to {@code snowkey.*} names. */

@@ -42,6 +42,9 @@ class ConfigurationMetadataTest {
         assertThat(description(properties, "snowkey.zookeeper.namespace")).startsWith("Lease nodes live at");
         assertThat(description(properties, "snowkey.segment.zookeeper.namespace")).startsWith("Counter nodes live at");
         assertThat(description(properties, "snowkey.jdbc.password")).isEqualTo(description(properties, "snowkey.segment.jdbc.password"));
+        assertThat(description(properties, "snowkey.etcd.namespace")).startsWith("Lease keys live at");
+        assertThat(description(properties, "snowkey.segment.etcd.namespace")).startsWith("Counter keys live at");
+        assertThat(description(properties, "snowkey.etcd.password")).isEqualTo(description(properties, "snowkey.segment.etcd.password"));
     }
 
     private static String description(final Map<String, JsonNode> properties, final String name) {

@@ -29,7 +29,7 @@ class SnowKeyInvalidPropertiesTest {
                 Arguments.of("snowkey.worker-id", new String[] {"snowkey.worker-id=8192"}),
                 Arguments.of("snowkey.worker-id", new String[] {"snowkey.worker-id=1", "snowkey.lease.registry=zookeeper",
                     "snowkey.zookeeper.server-lists=127.0.0.1:2181"}),
-                Arguments.of("snowkey.lease.registry", new String[] {"snowkey.lease.registry=etcd"}),
+                Arguments.of("snowkey.lease.registry", new String[] {"snowkey.lease.registry=consul"}),
                 // Lease settings that cannot apply: a static worker id takes no lease; one registry's settings under another.
                 Arguments.of("snowkey.lease.duration", new String[] {"snowkey.worker-id=3", "snowkey.lease.duration=500ms"}),
                 Arguments.of("snowkey.lease.duration", new String[] {"snowkey.worker-id=3", "snowkey.lease.duration=5s"}),
@@ -59,7 +59,7 @@ class SnowKeyInvalidPropertiesTest {
                 Arguments.of("snowkey.lease.duration", new String[] {"snowkey.lease.duration=forever"}),
                 Arguments.of("snowkey.jdbc.create-table", new String[] {"snowkey.jdbc.create-table=maybe"}),
                 // snowkey.segment.*: checked at start-up whether or not an allocator is set.
-                Arguments.of("snowkey.segment.allocator", new String[] {"snowkey.segment.allocator=etcd"}),
+                Arguments.of("snowkey.segment.allocator", new String[] {"snowkey.segment.allocator=consul"}),
                 Arguments.of("snowkey.segment.step-min", new String[] {"snowkey.segment.step-min=0"}),
                 Arguments.of("snowkey.segment.step-max", new String[] {"snowkey.segment.step-min=100", "snowkey.segment.step-max=10"}),
                 Arguments.of("snowkey.segment.range-lifetime", new String[] {"snowkey.segment.range-lifetime=2d"}),
@@ -89,7 +89,7 @@ class SnowKeyInvalidPropertiesTest {
         "snowkey.segment.step-min=0|Invalid SnowKey property 'snowkey.segment.step-min' = '0': ",
         "snowkey.segment.prefetch-percent=100|Invalid SnowKey property 'snowkey.segment.prefetch-percent' = '100': ",
         "snowkey.segment.range-lifetime=2d|Invalid SnowKey property 'snowkey.segment.range-lifetime' = '172800000ms': ",
-        "snowkey.segment.allocator=etcd|Invalid SnowKey property 'snowkey.segment.allocator' = 'etcd': "})
+        "snowkey.segment.allocator=consul|Invalid SnowKey property 'snowkey.segment.allocator' = 'consul': "})
     void segmentFailureQuotesTheValue(final String setting, final String expectedStart) {
         runner.withPropertyValues(setting).run(context -> {
             FailureAnalysis analysis = new SnowKeyFailureAnalyzer().analyze(context.getStartupFailure());

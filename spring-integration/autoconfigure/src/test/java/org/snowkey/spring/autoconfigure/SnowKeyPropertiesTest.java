@@ -17,6 +17,7 @@ import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.store.jdbc.JdbcStoreProps;
+import org.snowkey.store.etcd.EtcdStoreProps;
 import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -33,6 +34,7 @@ class SnowKeyPropertiesTest {
         all.addAll(PropertyNames.SHARED_LEASE);
         all.addAll(ZooKeeperStoreProps.NAMES);
         all.addAll(JdbcStoreProps.NAMES);
+        all.addAll(EtcdStoreProps.NAMES);
         assertThat(SnowKeyPropertyMapping.SNOWFLAKE.names().keySet()).containsExactlyInAnyOrderElementsOf(all);
     }
 
@@ -41,6 +43,7 @@ class SnowKeyPropertiesTest {
         Set<String> all = new HashSet<>(SegmentPropertyNames.NAMES);
         all.addAll(ZooKeeperStoreProps.NAMES);
         all.addAll(JdbcStoreProps.NAMES);
+        all.addAll(EtcdStoreProps.NAMES);
         assertThat(SnowKeyPropertyMapping.SEGMENT.names().keySet()).containsExactlyInAnyOrderElementsOf(all);
         assertThat(SnowKeyPropertyMapping.SEGMENT.names().values()).allMatch(each -> each.startsWith("snowkey.segment."));
     }
@@ -125,6 +128,42 @@ class SnowKeyPropertiesTest {
                             Map.entry("zookeeper-digest", "snow:key"), Map.entry("jdbc-url", "jdbc:h2:mem:leases"), Map.entry("jdbc-username", "sa"),
                             Map.entry("jdbc-password", "pw"), Map.entry("jdbc-table", "leases"), Map.entry("jdbc-create-table", "false"))));
                 });
+    }
+
+    /** snowkey.etcd.* reach the lease's etcd-* props, snowkey.segment.etcd.* the segment allocator's, each apart from the other. */
+    @Test
+    void bindsEveryEtcdPropertyOfBothKeyGeneratorsToItsProp() {
+        runner.withPropertyValues("snowkey.enabled=false", "snowkey.lease.registry=etcd", "snowkey.etcd.endpoints=http://etcd-1:2379,http://etcd-2:2379",
+                "snowkey.etcd.namespace=governance", "snowkey.etcd.user=lease", "snowkey.etcd.password=pw", "snowkey.etcd.password-env=LEASE_PW",
+                "snowkey.etcd.password-file=/run/lease-pw", "snowkey.etcd.ca-file=/etc/ca.pem", "snowkey.etcd.cert-file=/etc/cert.pem",
+                "snowkey.etcd.key-file=/etc/key.pem", "snowkey.etcd.request-timeout=2s",
+                "snowkey.segment.allocator=etcd", "snowkey.segment.etcd.endpoints=https://etcd-9:2379", "snowkey.segment.etcd.namespace=segs",
+                "snowkey.segment.etcd.user=seg", "snowkey.segment.etcd.password-file=/run/seg-pw", "snowkey.segment.etcd.request-timeout=750")
+                .withUserConfiguration(BindOnly.class)
+                .run(context -> {
+                    SnowKeyProperties properties = context.getBean(SnowKeyProperties.class);
+                    assertThat(SnowKeyPropertyMapping.SNOWFLAKE.toProps(properties, getClass().getClassLoader())).isEqualTo(expected(Map.ofEntries(
+                            Map.entry("lease-registry", "etcd"), Map.entry("etcd-endpoints", "http://etcd-1:2379,http://etcd-2:2379"),
+                            Map.entry("etcd-namespace", "governance"), Map.entry("etcd-user", "lease"), Map.entry("etcd-password", "pw"),
+                            Map.entry("etcd-password-env", "LEASE_PW"), Map.entry("etcd-password-file", "/run/lease-pw"), Map.entry("etcd-ca-file", "/etc/ca.pem"),
+                            Map.entry("etcd-cert-file", "/etc/cert.pem"), Map.entry("etcd-key-file", "/etc/key.pem"),
+                            Map.entry("etcd-request-timeout-milliseconds", "2000"))));
+                    assertThat(SnowKeyPropertyMapping.SEGMENT.toProps(properties, getClass().getClassLoader())).isEqualTo(expected(Map.ofEntries(
+                            Map.entry("segment-allocator", "etcd"), Map.entry("etcd-endpoints", "https://etcd-9:2379"), Map.entry("etcd-namespace", "segs"),
+                            Map.entry("etcd-user", "seg"), Map.entry("etcd-password-file", "/run/seg-pw"),
+                            Map.entry("etcd-request-timeout-milliseconds", "750"))));
+                });
+    }
+
+    /** A bad etcd value fails start-up naming the snowkey.* property, as the key generator would name its prop. */
+    @Test
+    void aBadEtcdEndpointFailsNamingTheSpringProperty() {
+        runner.withPropertyValues("snowkey.lease.registry=etcd", "snowkey.etcd.endpoints=ftp://etcd-1:2379").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().isInstanceOf(org.snowkey.keygen.config.InvalidSettingException.class);
+            assertThat(context.getStartupFailure()).hasMessageContaining("Invalid SnowKey property 'snowkey.etcd.endpoints' = 'ftp://etcd-1:2379'")
+                    .hasMessageContaining("(key generator prop 'etcd-endpoints'");
+        });
     }
 
     @Test

@@ -63,7 +63,9 @@ class SnowKeyWithoutRegistryAdapterTest {
         "snowkey.jdbc.create-table=false, snowkey.jdbc.create-table, JDBC",
         "snowkey.segment.allocator=jdbc, snowkey.segment.allocator, JDBC", "snowkey.segment.allocator=zookeeper, snowkey.segment.allocator, ZooKeeper",
         "snowkey.segment.jdbc.url=jdbc:h2:mem:x, snowkey.segment.jdbc.url, JDBC",
-        "snowkey.segment.zookeeper.server-lists=zk:2181, snowkey.segment.zookeeper.server-lists, ZooKeeper"})
+        "snowkey.segment.zookeeper.server-lists=zk:2181, snowkey.segment.zookeeper.server-lists, ZooKeeper",
+        "snowkey.lease.registry=etcd, snowkey.lease.registry, etcd", "snowkey.etcd.endpoints=http://etcd:2379, snowkey.etcd.endpoints, etcd",
+        "snowkey.segment.etcd.endpoints=http://etcd:2379, snowkey.segment.etcd.endpoints, etcd"})
     void aRegistryWithoutItsBackendFailsNamingTheArtifact(final String setting, final String property, final String backend) {
         runner.withPropertyValues(setting).run(context -> {
             assertThat(context).hasFailed();
