@@ -33,10 +33,10 @@ class LeaseCliTest {
     @Test
     void theStoreIsChosenByRegistryAmongThoseOnTheClassPath() {
         assertEquals(2, run("list"));
-        assertTrue(errors().contains("--registry is required") && errors().contains("--registry jdbc|zookeeper"), errors());
+        assertTrue(errors().contains("--registry is required") && errors().contains("--registry etcd|jdbc|zookeeper"), errors());
         err.reset();
-        assertEquals(2, run("--registry", "etcd", "list"));
-        assertTrue(errors().contains("--registry etcd is not a lease store on the class path (jdbc, zookeeper)"), errors());
+        assertEquals(2, run("--registry", "consul", "list"));
+        assertTrue(errors().contains("--registry consul is not a lease store on the class path (etcd, jdbc, zookeeper)"), errors());
         err.reset();
         assertEquals(2, run("--registry", "jdbc", "--url", "jdbc:h2:mem:x", "repair-acl"));
         assertTrue(errors().contains("unknown command repair-acl for --registry jdbc"), errors());
