@@ -77,7 +77,7 @@ public final class EtcdClusterPersistRepositoryFixture implements ClusterPersist
     public void init(final ClusterPersistRepositoryConfiguration config, final ComputeNodeInstanceContext computeNodeInstanceContext) {
         endpoints = Arrays.stream(config.getServerLists().split(",")).map(String::trim).filter(each -> !each.isEmpty()).map(URI::create).toList();
         namespace = config.getNamespace().getBytes(StandardCharsets.UTF_8);
-        http = HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT).build();
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(REQUEST_TIMEOUT).build();
         keepAlive = Executors.newSingleThreadScheduledExecutor(daemon("etcd-fixture-keepalive"));
         keepAlive.scheduleWithFixedDelay(this::keepEphemeralKeysAlive, EPHEMERAL_TTL_SECONDS / 3, EPHEMERAL_TTL_SECONDS / 3, TimeUnit.SECONDS);
         events = Executors.newSingleThreadExecutor(daemon("etcd-fixture-events"));
