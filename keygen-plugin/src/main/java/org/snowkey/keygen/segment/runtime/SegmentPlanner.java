@@ -140,6 +140,6 @@ public final class SegmentPlanner {
 
     private SegmentAllocatorProvider provider(final String allocator) {
         return providers.require(SegmentPropertyNames.ALLOCATOR, allocator, () -> "no such allocator; available: " + providers.names() + ", and with " + KnownStore.ARTIFACT
-                + " [jdbc, zookeeper]");
+                + " " + java.util.Arrays.stream(KnownStore.values()).map(KnownStore::storeName).toList());
     }
 }

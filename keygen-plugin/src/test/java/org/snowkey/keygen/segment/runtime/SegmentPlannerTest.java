@@ -61,6 +61,13 @@ class SegmentPlannerTest {
     }
 
     @Test
+    void anUnknownAllocatorNamesEveryShippedOne() {
+        InvalidSettingException ex = rejected(props("segment-allocator", "consul"));
+        assertEquals("segment-allocator", ex.property());
+        assertTrue(ex.getMessage().contains("[zookeeper, jdbc, etcd]"), ex.getMessage());
+    }
+
+    @Test
     void aShippedAllocatorWhoseJarIsAbsentNamesTheArtifact() {
         InvalidSettingException ex = rejected(props("segment-allocator", "jdbc"));
         assertTrue(ex.getMessage().contains("org.snowkey:snowkey-lease-jdbc"), ex.getMessage());
