@@ -242,7 +242,7 @@ public class EtcdClient implements AutoCloseable {
         String text = describe() + " refused " + path + ": " + error.message() + " (gRPC code " + error.code() + ", HTTP " + error.httpStatus() + ")";
         if (error.code() == PERMISSION_DENIED) {
             return new IllegalStateException(text + "; grant " + (settings.user() == null ? "the user" : "user '" + settings.user() + "'")
-                    + " read and write access to the keys under /" + settings.namespace() + "/snowkey/");
+                    + " read and write access to the keys under " + settings.root() + "/");
         }
         if (error.code() == UNAUTHENTICATED || error.code() == INVALID_ARGUMENT && error.message().contains("user name is empty")) {
             return new IllegalStateException(text + "; etcd requires authentication: set " + EtcdStoreProps.USER + " and its password");

@@ -50,7 +50,7 @@ public final class EtcdStoreProps {
 
     public static final Set<String> NAMES = Set.of(ENDPOINTS, NAMESPACE, USER, PASSWORD, PASSWORD_ENV, PASSWORD_FILE, CA_FILE, CERT_FILE, KEY_FILE, REQUEST_TIMEOUT);
 
-    /** Used outside Cluster mode when no namespace is configured: SnowKey's keys then live under {@code /snowkey/snowkey/}. */
+    /** Used outside Cluster mode when no namespace is configured: SnowKey's keys then live under {@code snowkey/snowkey/}. */
     public static final String DEFAULT_NAMESPACE = "snowkey";
 
     /** Without {@link #REQUEST_TIMEOUT}: a request waits this long at most, bounded by the caller's own timeout. */

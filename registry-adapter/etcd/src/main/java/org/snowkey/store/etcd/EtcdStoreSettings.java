@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * Where and how an etcd client of SnowKey (the lease store's, the segment allocator's) connects.
  *
  * @param endpoints the client URLs ({@code http://host:port} or {@code https://host:port}), tried in this order
- * @param namespace SnowKey's keys (leases, segments) live under {@code /<namespace>/snowkey/}
+ * @param namespace SnowKey's keys (leases, segments) live under {@code <namespace>/snowkey/} ({@link #root()})
  * @param user the etcd user, or null when etcd runs without authentication
  * @param password the user's password, or null with no user; never shown
  * @param caFile PEM certificates trusted for the servers' certificates, or null for the JDK's default trust store
@@ -29,6 +29,15 @@ public record EtcdStoreSettings(List<URI> endpoints, String namespace, String us
         return new EtcdStoreSettings(endpoints, namespace, null, null, null, null, null, requestTimeoutMillis);
     }
 
+    /**
+     * The prefix of every key SnowKey writes: {@code <namespace>/snowkey}, without a leading slash. ShardingSphere's etcd
+     * repository prefixes its own keys with the namespace's bytes ({@code <namespace>/metadata/...}), so in Cluster mode
+     * one etcd role granted on {@code <namespace>/} covers both, as one ZooKeeper ACL does on {@code /<namespace>}.
+     */
+    public String root() {
+        return namespace + "/snowkey";
+    }
+
     /** The endpoints as one text, for messages and scopes. */
     public String endpointText() {
         return endpoints.stream().map(URI::toString).collect(Collectors.joining(","));
@@ -42,7 +51,7 @@ public record EtcdStoreSettings(List<URI> endpoints, String namespace, String us
     /** Never prints the password; the file paths are not secret. */
     @Override
     public String toString() {
-        return "EtcdStoreSettings[" + endpointText() + " /" + namespace + (user == null ? "" : ", user " + user) + (caFile == null ? "" : ", ca " + caFile)
+        return "EtcdStoreSettings[" + endpointText() + " " + root() + (user == null ? "" : ", user " + user) + (caFile == null ? "" : ", ca " + caFile)
                 + (certFile == null ? "" : ", cert " + certFile) + ", request timeout " + requestTimeoutMillis + " ms]";
     }
 }

@@ -43,7 +43,7 @@ class EtcdLeaseProtocolTest extends AbstractLeaseProtocolContractTest {
     @Override
     protected void writeGarbage(final String pool, final int workerId, final String content) {
         try (EtcdClient client = new EtcdClient(settings())) {
-            client.txn(new EtcdTxn().put("/" + NAMESPACE + "/snowkey/" + pool + "/workers/" + workerId, content.getBytes(StandardCharsets.UTF_8)));
+            client.txn(new EtcdTxn().put(NAMESPACE + "/snowkey/" + pool + "/workers/" + workerId, content.getBytes(StandardCharsets.UTF_8)));
         }
     }
 

@@ -18,7 +18,7 @@ import org.snowkey.store.etcd.EtcdKeyValue;
 import org.snowkey.store.etcd.EtcdTxn;
 
 /**
- * Lease records as etcd keys {@code /<namespace>/snowkey/<pool>/workers/<workerId>} holding the same JSON as the
+ * Lease records as etcd keys {@code <namespace>/snowkey/<pool>/workers/<workerId>} holding the same JSON as the
  * ZooKeeper store's nodes. The store version is the key's {@code mod_revision}; every write is one transaction
  * comparing it: a claim of a number never used compares that the key is absent, a takeover, renewal or release that
  * its {@code mod_revision} is still the one read, a manual delete likewise. A transaction whose compare fails changed
@@ -39,7 +39,7 @@ public final class EtcdLeaseStore implements LeaseStore {
 
     public EtcdLeaseStore(final EtcdClient client) {
         this.client = client;
-        this.root = "/" + client.settings().namespace() + "/snowkey";
+        this.root = client.settings().root();
     }
 
     @Override

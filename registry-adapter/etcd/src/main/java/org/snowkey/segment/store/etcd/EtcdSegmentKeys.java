@@ -11,11 +11,11 @@ import org.snowkey.store.etcd.EtcdClient;
 import org.snowkey.store.etcd.EtcdKeyValue;
 
 /**
- * The etcd key layout of segment mode, beside the worker-id leases under {@code /<namespace>/snowkey/}, and what
+ * The etcd key layout of segment mode, beside the worker-id leases under {@code <namespace>/snowkey/}, and what
  * the allocator and the log share:
  * <pre>
- * /&lt;namespace&gt;/snowkey/segments/&lt;key&gt;                    next value (decimal text)
- * /&lt;namespace&gt;/snowkey/segment-log/&lt;key&gt;/&lt;first&gt;         one entry per range, JSON; first as 16 digits
+ * &lt;namespace&gt;/snowkey/segments/&lt;key&gt;                    next value (decimal text)
+ * &lt;namespace&gt;/snowkey/segment-log/&lt;key&gt;/&lt;first&gt;         one entry per range, JSON; first as 16 digits
  * </pre>
  * A sequence key is one path element ({@link SegmentKeys#pathElement}), so that no key's prefix holds another's. A log
  * entry is named by its range's first number, zero-padded so that etcd's key order is the ranges' order: the newest
@@ -32,7 +32,7 @@ final class EtcdSegmentKeys {
 
     EtcdSegmentKeys(final EtcdClient client) {
         this.client = client;
-        this.root = "/" + client.settings().namespace() + "/snowkey";
+        this.root = client.settings().root();
     }
 
     EtcdClient client() {

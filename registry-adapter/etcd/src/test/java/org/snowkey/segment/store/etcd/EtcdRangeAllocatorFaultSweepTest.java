@@ -68,7 +68,7 @@ class EtcdRangeAllocatorFaultSweepTest {
                 ranges.allocate(other, KEY, 10);
             }
             // An operator deleted the counter while no allocation ran: it is created again above every logged range.
-            String counter = "/" + run.settings().namespace() + "/snowkey/segments/" + KEY;
+            String counter = run.settings().root() + "/segments/" + KEY;
             long revision = operator.get(counter).orElseThrow().modRevision();
             assertTrue(operator.txn(new EtcdTxn().ifModRevision(counter, revision).delete(counter)).succeeded());
             ranges.allocate(faulty, KEY, 10);

@@ -92,7 +92,7 @@ class EtcdRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
         allocator.allocate("..", 1);
         allocator.allocate("a/b%c ü", 1);
         EtcdClient client = client();
-        String root = "/" + namespace + "/snowkey/";
+        String root = namespace + "/snowkey/";
         assertEquals(Set.of(root + "segments/ds_0.t_order", root + "segments/%2E%2E", root + "segments/a%2Fb%25c%20%C3%BC"),
                 client.range(root + "segments/", 0, false, true).stream().map(each -> each.key()).collect(Collectors.toSet()));
         assertEquals(List.of(root + "segment-log/ds_0.t_order/0000000000000001", root + "segment-log/ds_0.t_order/0000000000000010"),
@@ -106,7 +106,7 @@ class EtcdRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
     void aCounterSetBackOntoALoggedRangeFailsClosedInsteadOfHandingItOutAgain() {
         RangeAllocator allocator = open("solo", StartValuesFixtures.everyKeyAtOne());
         assertEquals(new NumberRange(1, 10), allocator.allocate("k", 10));
-        String counter = "/" + namespace + "/snowkey/segments/k";
+        String counter = namespace + "/snowkey/segments/k";
         EtcdClient client = client();
         long revision = client.get(counter).orElseThrow().modRevision();
         assertTrue(client.txn(new EtcdTxn().ifModRevision(counter, revision).put(counter, "1".getBytes(StandardCharsets.US_ASCII))).succeeded());
@@ -117,7 +117,7 @@ class EtcdRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
     @Test
     @Timeout(60)
     void aCorruptCounterIsNamedWithItsContentAndNeverTakenForANumber() {
-        String counter = "/" + namespace + "/snowkey/segments/k";
+        String counter = namespace + "/snowkey/segments/k";
         assertTrue(client().txn(new EtcdTxn().ifAbsent(counter).put(counter, "twelve".getBytes(StandardCharsets.UTF_8))).succeeded());
         RangeUnavailableException corrupt = assertThrows(RangeUnavailableException.class, () -> open("solo", StartValuesFixtures.everyKeyAtOne()).allocate("k", 1));
         assertTrue(corrupt.getMessage().contains(counter) && corrupt.getMessage().contains("'twelve'"), corrupt.getMessage());

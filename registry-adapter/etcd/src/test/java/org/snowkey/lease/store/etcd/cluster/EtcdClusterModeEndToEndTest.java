@@ -31,6 +31,7 @@ import org.snowkey.lease.store.etcd.EtcdLeaseStore;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.etcd.EtcdRangeLog;
 import org.snowkey.store.etcd.EtcdClient;
+import org.snowkey.store.etcd.EtcdKeyValue;
 import org.snowkey.store.etcd.EtcdTestServer;
 
 /**
@@ -145,6 +146,13 @@ class EtcdClusterModeEndToEndTest {
      */
     private static void checkTheStoreUnderTheModesNamespace(final EtcdTestServer etcd, final List<Instance> instances) throws Exception {
         try (EtcdClient client = new EtcdClient(etcd.settings(NAMESPACE)); EtcdLeaseStore leases = new EtcdLeaseStore(new EtcdClient(etcd.settings(NAMESPACE)))) {
+            // One prefix holds both: ShardingSphere's repository prefixes its keys with the namespace's bytes, and an etcd role
+            // granted on that prefix must cover SnowKey's keys too.
+            Set<String> topLevel = new HashSet<>();
+            for (EtcdKeyValue each : client.range(NAMESPACE + "/", 0, false, true)) {
+                topLevel.add(each.key().substring(NAMESPACE.length() + 1).split("/", 2)[0]);
+            }
+            assertTrue(topLevel.containsAll(List.of("metadata", "snowkey")), "ShardingSphere's and SnowKey's keys under the one prefix " + NAMESPACE + "/: " + topLevel);
             EtcdRangeLog ranges = new EtcdRangeLog(client);
             assertEquals(List.of("sharding_db.t_order_item"), ranges.keys(), "one counter, of the segment table, under the mode's namespace");
             List<RangeLogEntry> logged = ranges.recent("sharding_db.t_order_item", 100);
