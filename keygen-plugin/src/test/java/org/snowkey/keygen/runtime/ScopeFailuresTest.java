@@ -40,7 +40,7 @@ class ScopeFailuresTest {
 
     private final StaticHighWaterMarks marks = new StaticHighWaterMarks();
 
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scope.Waiting.PARK);
+    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scopes.Waiting.PARK);
 
     private final ScopePlanner planner = new ScopePlanner(Map.of(), marks);
 
