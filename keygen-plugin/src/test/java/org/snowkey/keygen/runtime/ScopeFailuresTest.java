@@ -197,6 +197,37 @@ class ScopeFailuresTest {
         assertEquals(2, runtime.generators().size());
     }
 
+    /**
+     * A close that finds the generation still opening waits for the open, then closes what opened: on return, the
+     * generation it saw is closed, and no generator of it is left running behind the caller's back.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aCloseDuringAnOpenWaitsForItAndClosesWhatOpened() throws Exception {
+        CountDownLatch opening = new CountDownLatch(1);
+        CountDownLatch letOpen = new CountDownLatch(1);
+        ScopePlan plan = staticPlan(() -> {
+            opening.countDown();
+            awaitUninterruptibly(letOpen);
+            return new StaticWorkerLease(WORKER_ID, marks);
+        });
+        AtomicReference<IdGenerator> joined = new AtomicReference<>();
+        Thread opener = new Thread(() -> joined.set(runtime.generator(plan, new Object())));
+        opener.start();
+        opening.await();
+        Thread closer = new Thread(runtime::closeAll);
+        closer.start();
+        // Ready when the closer waits for the open (or, were it not to wait, has returned already).
+        while (closer.isAlive() && closer.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        letOpen.countDown();
+        opener.join();
+        closer.join();
+        assertTrue(runtime.generators().isEmpty(), "the close left the generation it saw opening open: " + runtime.generators());
+        assertTrue(joined.get().hasEnded(), "the generator opened during the close was closed with it");
+    }
+
     private static void awaitUninterruptibly(final CountDownLatch latch) {
         boolean interrupted = false;
         while (true) {
