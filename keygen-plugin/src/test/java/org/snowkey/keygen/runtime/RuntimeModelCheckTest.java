@@ -41,7 +41,7 @@ public class RuntimeModelCheckTest {
 
     private final ManualClock clock = new ManualClock(T).advanceOnPause(true);
 
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(clock, hook -> { }, Scope.Waiting.SPIN);
+    private final SnowKeyRuntime runtime = new SnowKeyRuntime(clock, hook -> { }, Scopes.Waiting.SPIN);
 
     private final ScopePlan plan = new ScopePlanner(Map.of(), new StaticHighWaterMarks()).plan(props(), Optional.empty());
 

@@ -40,7 +40,7 @@ class ScopeFailuresTest {
 
     private final StaticHighWaterMarks marks = new StaticHighWaterMarks();
 
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scope.Waiting.PARK);
+    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scopes.Waiting.PARK);
 
     private final ScopePlanner planner = new ScopePlanner(Map.of(), marks);
 
@@ -195,6 +195,37 @@ class ScopeFailuresTest {
         assertSame(unset, runtime.generator(planner.plan(props("worker-id", "0"), Optional.empty()), new Object()),
                 "the default worker id 0 and an explicit 0 share the scope");
         assertEquals(2, runtime.generators().size());
+    }
+
+    /**
+     * A close that finds the generation still opening waits for the open, then closes what opened: on return, the
+     * generation it saw is closed, and no generator of it is left running behind the caller's back.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aCloseDuringAnOpenWaitsForItAndClosesWhatOpened() throws Exception {
+        CountDownLatch opening = new CountDownLatch(1);
+        CountDownLatch letOpen = new CountDownLatch(1);
+        ScopePlan plan = staticPlan(() -> {
+            opening.countDown();
+            awaitUninterruptibly(letOpen);
+            return new StaticWorkerLease(WORKER_ID, marks);
+        });
+        AtomicReference<IdGenerator> joined = new AtomicReference<>();
+        Thread opener = new Thread(() -> joined.set(runtime.generator(plan, new Object())));
+        opener.start();
+        opening.await();
+        Thread closer = new Thread(runtime::closeAll);
+        closer.start();
+        // Ready when the closer waits for the open (or, were it not to wait, has returned already).
+        while (closer.isAlive() && closer.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        letOpen.countDown();
+        opener.join();
+        closer.join();
+        assertTrue(runtime.generators().isEmpty(), "the close left the generation it saw opening open: " + runtime.generators());
+        assertTrue(joined.get().hasEnded(), "the generator opened during the close was closed with it");
     }
 
     private static void awaitUninterruptibly(final CountDownLatch latch) {

@@ -2,52 +2,50 @@ package org.snowkey.keygen.segment.runtime;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.runtime.JvmShutdown;
+import org.snowkey.keygen.runtime.ReleaseMode;
+import org.snowkey.keygen.runtime.ScopeResources;
+import org.snowkey.keygen.runtime.Scopes;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.SegmentStatus;
 
 /**
  * The live {@link SegmentScope}s of the JVM, each kept while an owner (a ShardingSphere context, the Spring bean)
- * uses it and closed when the last owner leaves or the JVM stops.
+ * uses it and closed when the last owner leaves or the JVM stops. The lifecycle (join, leave, close, shutdown) is
+ * {@link Scopes}', the same as the snowflake's; this class says what a segment generation holds: the plan's open
+ * allocator with the sequences of its keys.
  */
 public final class SegmentRuntime {
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentRuntime.class);
 
     /** Static for the reason {@code SnowKeyRuntime}'s is: algorithms built by ShardingSphere's SPI find shared scopes here. */
-    private static final SegmentRuntime INSTANCE = new SegmentRuntime(WallClock.system(), fetchThreads(), owner());
+    private static final SegmentRuntime INSTANCE = new SegmentRuntime(WallClock.system(), fetchThreads(), owner(), JvmShutdown::register, Scopes.Waiting.PARK);
 
-    private final WallClock clock;
-
-    private final ExecutorService fetchExecutor;
-
-    private final String owner;
-
-    /** Guarded by itself; joins and leaves only, never per key. */
-    private final Map<String, Entry> scopes = new HashMap<>();
-
-    private volatile boolean shutdownHookInstalled;
+    private final Scopes<SegmentPlan, SegmentScope> scopes;
 
     /** Copy-on-write: added and removed with a Spring context, read once per new sequence. */
     private final List<SegmentSequenceListener> listeners = new CopyOnWriteArrayList<>();
 
-    SegmentRuntime(final WallClock clock, final ExecutorService fetchExecutor, final String owner) {
-        this.clock = clock;
-        this.fetchExecutor = fetchExecutor;
-        this.owner = owner;
+    /** A runtime of its own, without a shutdown hook (tests). */
+    SegmentRuntime(final WallClock clock, final Executor fetchExecutor, final String owner) {
+        this(clock, fetchExecutor, owner, hook -> { }, Scopes.Waiting.PARK);
+    }
+
+    SegmentRuntime(final WallClock clock, final Executor fetchExecutor, final String owner, final Consumer<Runnable> shutdownHooks,
+                   final Scopes.Waiting waiting) {
+        scopes = new Scopes<>(new SegmentResources(clock, fetchExecutor, owner), shutdownHooks, waiting);
     }
 
     public static SegmentRuntime get() {
@@ -75,35 +73,16 @@ public final class SegmentRuntime {
 
     /**
      * The scope of the plan, opened (no I/O: its pool or client connects on the first allocation) on first request, and
-     * held for {@code owner} until {@link #release(Object)}.
+     * held for {@code owner} until {@link #release(Object)}; never a scope that is closing: a join that finds it
+     * closing waits for the close, then opens the next one.
      */
     public SegmentScope join(final SegmentPlan plan, final Object owner) {
-        installShutdownHook();
-        synchronized (scopes) {
-            Entry entry = scopes.get(plan.scopeKey());
-            if (entry == null) {
-                // Opening only builds a pool or starts a client, so it may run under the lock.
-                entry = new Entry(new SegmentScope(plan, plan.allocator().open(this.owner, plan.starts()), clock, fetchExecutor, this::sequenceCreated));
-                scopes.put(plan.scopeKey(), entry);
-            }
-            entry.owners.add(owner);
-            return entry.scope;
-        }
+        return scopes.join(plan, owner, ReleaseMode.AT_JVM_SHUTDOWN);
     }
 
     /** Leaves every scope {@code owner} joined; a scope without owners closes (its unused numbers become a gap). */
     public void release(final Object owner) {
-        List<SegmentScope> closing = new ArrayList<>();
-        synchronized (scopes) {
-            scopes.values().removeIf(entry -> {
-                if (entry.owners.remove(owner) && entry.owners.isEmpty()) {
-                    closing.add(entry.scope);
-                    return true;
-                }
-                return false;
-            });
-        }
-        closing.forEach(SegmentRuntime::closeQuietly);
+        scopes.release(owner);
     }
 
     /**
@@ -131,9 +110,7 @@ public final class SegmentRuntime {
 
     /** Every live scope, for health and metrics. */
     public List<SegmentScope> scopes() {
-        synchronized (scopes) {
-            return scopes.values().stream().map(each -> each.scope).toList();
-        }
+        return scopes.open();
     }
 
     /** Every sequence of every live scope. */
@@ -145,43 +122,43 @@ public final class SegmentRuntime {
 
     /** Closes every scope, whoever owns it: for tests and the shutdown hook. */
     public void closeAll() {
-        List<SegmentScope> closing;
-        synchronized (scopes) {
-            closing = scopes.values().stream().map(each -> each.scope).toList();
-            scopes.clear();
-        }
-        closing.forEach(SegmentRuntime::closeQuietly);
+        scopes.closeAll();
     }
 
-    private static void closeQuietly(final SegmentScope scope) {
-        try {
+    /** A segment generation: the plan's open allocator with a sequence per key; opening builds a pool or client, no I/O yet. */
+    private final class SegmentResources implements ScopeResources<SegmentPlan, SegmentScope> {
+
+        private final WallClock clock;
+
+        private final Executor fetchExecutor;
+
+        /** Who takes the ranges, written into the range log. */
+        private final String owner;
+
+        SegmentResources(final WallClock clock, final Executor fetchExecutor, final String owner) {
+            this.clock = clock;
+            this.fetchExecutor = fetchExecutor;
+            this.owner = owner;
+        }
+
+        @Override
+        public String scopeKey(final SegmentPlan plan) {
+            return plan.scopeKey();
+        }
+
+        @Override
+        public SegmentScope open(final SegmentPlan plan) {
+            return new SegmentScope(plan, plan.allocator().open(owner, plan.starts()), clock, fetchExecutor, SegmentRuntime.this::sequenceCreated);
+        }
+
+        /** Nothing to check: everything a segment scope issues by is in its scope key. */
+        @Override
+        public void checkJoin(final String scopeKey, final SegmentPlan opened, final SegmentPlan joining) {
+        }
+
+        @Override
+        public void close(final String scopeKey, final SegmentScope scope) {
             scope.close();
-        } catch (final RuntimeException ex) {
-            LOG.warn("SnowKey could not close segment allocator {} cleanly: {}", scope.allocator(), ex.toString());
-        }
-    }
-
-    private void installShutdownHook() {
-        if (shutdownHookInstalled || this != INSTANCE) {
-            return;
-        }
-        synchronized (this) {
-            if (!shutdownHookInstalled) {
-                Runtime.getRuntime().addShutdownHook(new Thread(this::closeAll, "snowkey-close-segments"));
-                shutdownHookInstalled = true;
-            }
-        }
-    }
-
-    private static final class Entry {
-
-        private final SegmentScope scope;
-
-        /** Owners by identity: two contexts that happen to be equal are still two owners. */
-        private final Set<Object> owners = Collections.newSetFromMap(new IdentityHashMap<>());
-
-        Entry(final SegmentScope scope) {
-            this.scope = scope;
         }
     }
 }
