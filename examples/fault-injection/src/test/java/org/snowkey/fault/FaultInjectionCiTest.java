@@ -13,8 +13,8 @@ import org.snowkey.fault.FaultExperiment.Fault;
 import org.snowkey.fault.FaultExperiment.FaultKind;
 
 /**
- * The CI profile of the experiment ({@link FaultInjection}): both lease scenarios, a minute or so of faults each, and
- * the segment scenarios, 12 s of faults each. Asserts behaviour only: no duplicate, order within each
+ * The CI profile of the experiment ({@link FaultInjection}): the lease scenarios on ZooKeeper, PostgreSQL and etcd,
+ * half a minute or so of faults each, and the segment scenarios, 12 s of faults each. Asserts behaviour only: no duplicate, order within each
  * incarnation, no overlapping grants (leases) or ranges (segments), every kind of fault was injected, and every
  * generator issued again after every fault before the run ended.
  */
@@ -27,6 +27,8 @@ class FaultInjectionCiTest {
         if ("true".equalsIgnoreCase(System.getenv("CI"))) {
             // As the other database tests: under CI a missing PostgreSQL fails instead of skipping.
             assertTrue(outcome.skipped().stream().noneMatch(each -> each.contains("JDBC scenario SKIPPED")), "CI=true and " + outcome.skipped());
+            // .ci/run installs etcd-server: under CI a missing etcd fails too.
+            assertTrue(outcome.skipped().stream().noneMatch(each -> each.contains("etcd scenario SKIPPED")), "CI=true and " + outcome.skipped());
         }
         assertFalse(outcome.segmentReports().isEmpty(), "no segment scenario ran: " + outcome.skipped());
         for (SegmentFaultReport report : outcome.segmentReports()) {
@@ -63,9 +65,11 @@ class FaultInjectionCiTest {
             assertTrue(result.handovers() > 0, "worker ids changed hands" + context);
             Set<FaultKind> injected = FaultExperiment.countByKind(report.faults()).keySet();
             FaultExperiment.Registry registry = report.settings().registry();
-            Set<FaultKind> expected = new HashSet<>(registry == FaultExperiment.Registry.ZOOKEEPER
-                    ? Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.SESSION_EXPIRY, FaultKind.ZK_SERVER_RESTART, FaultKind.QUORUM_LOSS)
-                    : Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.DB_PARTITION));
+            Set<FaultKind> expected = new HashSet<>(switch (registry) {
+                case ZOOKEEPER -> Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.SESSION_EXPIRY, FaultKind.ZK_SERVER_RESTART, FaultKind.QUORUM_LOSS);
+                case ETCD -> Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.ETCD_SERVER_RESTART);
+                case JDBC -> Set.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE, FaultKind.DB_PARTITION);
+            });
             // Combined faults: a pause past the lease during a store outage, a clock jump during a hand-over (and on ZooKeeper a
             // server restart during a session expiry).
             expected.add(FaultKind.ZOMBIE_PAUSE_DURING_OUTAGE);
