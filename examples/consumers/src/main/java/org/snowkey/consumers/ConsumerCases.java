@@ -180,7 +180,7 @@ public final class ConsumerCases {
                 """.formatted(line.version(), each.lease(), each.store() == null ? "" : each.store());
         return projectPom("a user's project, SnowKey declared " + (each.snowKeyFirst() ? "before" : "after") + " ShardingSphere " + line.version(), "",
                 each.name(), bom, dependencies, testSources, "ShardingSphere " + line.version() + "'s own mismatches (measured on shardingsphere-jdbc alone)",
-                line.ownViolations(), caseProperties, OWN_LIBRARIES_ONLY.contains(each.store()) ? VERBOSE_TREE : "");
+                line.ownViolations(), caseProperties, each.store() != null && OWN_LIBRARIES_ONLY.contains(each.store()) ? VERBOSE_TREE : "");
     }
 
     private static String springCasePom(final SpringCase each, final String version, final Path testSources) {
