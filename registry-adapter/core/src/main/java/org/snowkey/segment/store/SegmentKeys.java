@@ -1,5 +1,8 @@
 package org.snowkey.segment.store;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
 /**
  * What a sequence key may be, the same for every store: the JDBC key column is {@code VARCHAR(191)} (the longest
  * key a MySQL utf8mb4 primary key holds on every version), and a ZooKeeper node name must not be empty. Owners name
@@ -28,6 +31,32 @@ public final class SegmentKeys {
             throw new IllegalArgumentException("segment range owner '" + owner + "' is not allowed: an owner is non-blank text of at most " + MAX_OWNER_LENGTH + " characters");
         }
         return owner;
+    }
+
+    /**
+     * The key as one path element of a registry (a ZooKeeper node name, a segment of an etcd key): percent-encoded
+     * (UTF-8) except letters, digits and {@code - _ .}, so {@code ds_0.t_order} stays readable while {@code /},
+     * {@code %} and non-ASCII characters cannot reach the path; a key of dots only is encoded whole (ZooKeeper refuses
+     * the names {@code .} and {@code ..}).
+     */
+    public static String pathElement(final String key) {
+        boolean dotsOnly = key.chars().allMatch(each -> each == '.');
+        StringBuilder result = new StringBuilder();
+        for (byte each : key.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (each & 0xFF);
+            boolean plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' && !dotsOnly;
+            if (plain) {
+                result.append(c);
+            } else {
+                result.append('%').append(Character.toUpperCase(Character.forDigit((c >> 4) & 0xF, 16))).append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
+            }
+        }
+        return result.toString();
+    }
+
+    /** The key of a path element; encoded elements hold no '+', so the form decoder's one liberty (a '+' as a space) never applies. */
+    public static String ofPathElement(final String element) {
+        return URLDecoder.decode(element, StandardCharsets.UTF_8);
     }
 
     /** @throws IllegalArgumentException naming the size when it is below 1 */

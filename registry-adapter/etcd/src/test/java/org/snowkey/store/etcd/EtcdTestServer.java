@@ -41,11 +41,15 @@ public final class EtcdTestServer implements AutoCloseable {
 
     private Process process;
 
+    /** With TLS: the server's certificate, key and the CA its clients must present certificates of; null for plain HTTP. */
+    private final List<Path> tls;
+
     /** Set once authentication is on: readiness is then probed as root. */
     private volatile String rootPassword;
 
-    private EtcdTestServer(final Path binary) throws IOException {
+    private EtcdTestServer(final Path binary, final List<Path> tls) throws IOException {
         this.binary = binary;
+        this.tls = tls;
         this.dataDir = Files.createTempDirectory("snowkey-etcd");
         this.clientPort = freePort();
         this.peerPort = freePort();
@@ -53,6 +57,26 @@ public final class EtcdTestServer implements AutoCloseable {
 
     /** Starts a new server, or skips the test (fails under CI=true) when there is no etcd binary. */
     public static EtcdTestServer startNew() {
+        return startNew(null);
+    }
+
+    /**
+     * Starts a new server serving https only, with a client certificate required ({@code --client-cert-auth}).
+     *
+     * @param clientCertFile a client certificate it accepts, with its key: the readiness probe's
+     */
+    public static EtcdTestServer startWithTls(final Path certFile, final Path keyFile, final Path caFile, final Path clientCertFile, final Path clientKeyFile) {
+        EtcdTestServer server = startNew(List.of(certFile, keyFile, caFile));
+        server.tlsProbe = new EtcdStoreSettings(List.of(server.endpoint()), "probe", null, null, caFile, clientCertFile, clientKeyFile, 1_000);
+        try {
+            server.start();
+        } catch (final IOException ex) {
+            throw new IllegalStateException("cannot start etcd: " + ex, ex);
+        }
+        return server;
+    }
+
+    private static EtcdTestServer startNew(final List<Path> tls) {
         Path binary = Path.of(System.getenv().getOrDefault("SNOWKEY_ETCD", "/usr/bin/etcd"));
         if (!Files.isExecutable(binary)) {
             String reason = "no etcd binary at " + binary + " (install Debian's etcd-server, or point SNOWKEY_ETCD at an etcd 3.4+ binary)";
@@ -62,16 +86,23 @@ public final class EtcdTestServer implements AutoCloseable {
             Assumptions.abort(reason);
         }
         try {
-            EtcdTestServer server = new EtcdTestServer(binary);
-            server.start();
+            EtcdTestServer server = new EtcdTestServer(binary, tls);
+            if (tls == null) {
+                server.start();
+            }
             return server;
         } catch (final IOException ex) {
             throw new IllegalStateException("cannot start etcd: " + ex, ex);
         }
     }
 
+    private volatile RuntimeException lastProbeFailure;
+
+    /** The client settings the readiness probe of a TLS server uses. */
+    private volatile EtcdStoreSettings tlsProbe;
+
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + clientPort);
+        return URI.create((tls == null ? "http" : "https") + "://127.0.0.1:" + clientPort);
     }
 
     /** Plain settings of a client of this server. */
@@ -86,10 +117,14 @@ public final class EtcdTestServer implements AutoCloseable {
         }
         String peer = "http://127.0.0.1:" + peerPort;
         File log = dataDir.resolve("etcd.log").toFile();
-        process = new ProcessBuilder(binary.toString(), "--name", "snowkey-test", "--data-dir", dataDir.resolve("data").toString(),
+        List<String> command = new java.util.ArrayList<>(List.of(binary.toString(), "--name", "snowkey-test", "--data-dir", dataDir.resolve("data").toString(),
                 "--listen-client-urls", endpoint().toString(), "--advertise-client-urls", endpoint().toString(),
-                "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer, "--initial-cluster", "snowkey-test=" + peer,
-                "--log-level", "warn").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+                "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer, "--initial-cluster", "snowkey-test=" + peer, "--log-level", "warn"));
+        if (tls != null) {
+            command.addAll(List.of("--cert-file", tls.get(0).toString(), "--key-file", tls.get(1).toString(), "--client-cert-auth",
+                    "--trusted-ca-file", tls.get(2).toString()));
+        }
+        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
         awaitReady(log.toPath());
     }
 
@@ -117,11 +152,21 @@ public final class EtcdTestServer implements AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for etcd", ex);
             }
         }
-        throw new IllegalStateException("etcd did not answer within " + START_TIMEOUT_MILLIS + " ms: " + tail(log));
+        throw new IllegalStateException("etcd did not answer within " + START_TIMEOUT_MILLIS + " ms" + (lastProbeFailure == null ? "" : " (" + lastProbeFailure + ")")
+                + ": " + tail(log));
     }
 
-    /** A linearizable read (it needs a leader) answered; as root once authentication is on. */
+    /** A linearizable read (it needs a leader) answered; as root once authentication is on, through SnowKey's client with TLS. */
     private boolean answersARead(final HttpClient http) throws IOException, InterruptedException {
+        if (tls != null) {
+            try (EtcdClient client = new EtcdClient(tlsProbe)) {
+                client.get("/");
+                return true;
+            } catch (final RuntimeException ex) {
+                lastProbeFailure = ex;
+                return false;
+            }
+        }
         HttpRequest.Builder probe = HttpRequest.newBuilder(endpoint().resolve("/v3/kv/range")).timeout(Duration.ofMillis(1_000))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"key\":\"AA==\"}"));
         String password = rootPassword;

@@ -1,6 +1,7 @@
 package org.snowkey.store.etcd;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.snowkey.lease.testing.faults.FaultSchedule;
@@ -55,11 +56,23 @@ public final class FaultInjectingEtcdClient extends EtcdClient {
         return answer;
     }
 
-    /** The first SnowKey frame outside the client: the store operation that made the request. */
+    /**
+     * The store operation that made the request and the SnowKey code that called the store (the lease protocol's
+     * claim, renewal or release; the allocator's read or transaction), so that each protocol step is a site of its own.
+     */
     private static String caller() {
-        return Arrays.stream(new Throwable().getStackTrace()).filter(each -> each.getClassName().startsWith("org.snowkey.")
-                && !each.getClassName().startsWith("org.snowkey.store.etcd.") && !each.getClassName().contains("Test"))
-                .findFirst().map(each -> each.getClassName().substring(each.getClassName().lastIndexOf('.') + 1) + "." + each.getMethodName() + ":" + each.getLineNumber())
-                .orElse("?");
+        List<StackTraceElement> frames = Arrays.stream(new Throwable().getStackTrace()).filter(each -> each.getClassName().startsWith("org.snowkey.")
+                && !each.getClassName().startsWith("org.snowkey.store.etcd.") && !each.getClassName().startsWith("org.snowkey.lease.testing.")
+                && !each.getClassName().contains("Test")).toList();
+        if (frames.isEmpty()) {
+            return "?";
+        }
+        String store = frames.get(0).getClassName();
+        String from = frames.stream().filter(each -> !each.getClassName().equals(store)).findFirst().map(FaultInjectingEtcdClient::name).orElse("?");
+        return name(frames.get(0)) + " from " + from;
+    }
+
+    private static String name(final StackTraceElement frame) {
+        return frame.getClassName().substring(frame.getClassName().lastIndexOf('.') + 1) + "." + frame.getMethodName() + ":" + frame.getLineNumber();
     }
 }

@@ -1,9 +1,9 @@
 package org.snowkey.segment.store.zookeeper;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.List;
+
+import org.snowkey.segment.store.SegmentKeys;
 
 /**
  * The node layout of segment mode, beside the worker-id leases under {@code /<namespace>/snowkey}:
@@ -56,23 +56,11 @@ final class ZooKeeperSegmentPaths {
     }
 
     static String encode(final String key) {
-        boolean dotsOnly = key.chars().allMatch(each -> each == '.');
-        StringBuilder result = new StringBuilder();
-        for (byte each : key.getBytes(StandardCharsets.UTF_8)) {
-            char c = (char) (each & 0xFF);
-            boolean plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' && !dotsOnly;
-            if (plain) {
-                result.append(c);
-            } else {
-                result.append('%').append(Character.toUpperCase(Character.forDigit((c >> 4) & 0xF, 16))).append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
-            }
-        }
-        return result.toString();
+        return SegmentKeys.pathElement(key);
     }
 
-    /** The key of a node name; encoded names hold no '+', so the form decoder's one liberty (a '+' as a space) never applies. */
     static String decode(final String name) {
-        return URLDecoder.decode(name, StandardCharsets.UTF_8);
+        return SegmentKeys.ofPathElement(name);
     }
 
     /**

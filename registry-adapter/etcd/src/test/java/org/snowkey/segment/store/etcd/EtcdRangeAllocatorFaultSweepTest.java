@@ -1,0 +1,80 @@
+package org.snowkey.segment.store.etcd;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.lease.testing.faults.FaultSchedule;
+import org.snowkey.lease.testing.faults.StoreFault;
+import org.snowkey.lease.testing.faults.StoreFaultSweep;
+import org.snowkey.lease.testing.faults.SweptRanges;
+import org.snowkey.store.etcd.EtcdClient;
+import org.snowkey.store.etcd.EtcdStoreSettings;
+import org.snowkey.store.etcd.EtcdTestServer;
+import org.snowkey.store.etcd.EtcdTxn;
+import org.snowkey.store.etcd.FaultInjectingEtcdClient;
+
+/**
+ * Every etcd request of the range allocator fails once, in each way ({@link StoreFault}): the counter read, the read
+ * of the log a missing counter starts above, the transaction that advances the counter and logs the range (failing
+ * before etcd applied it, or applied with its answer lost), and the counter created again above the log after an
+ * operator deleted it. Two allocators take ranges of one key in turn; whatever fails, no number is handed out in two
+ * ranges, and a new allocator gets a range after every fault.
+ */
+class EtcdRangeAllocatorFaultSweepTest {
+
+    private static final String KEY = "ds_0.t_order";
+
+    private static EtcdTestServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = EtcdTestServer.startNew();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private record Run(EtcdStoreSettings settings, FaultSchedule schedule) {
+    }
+
+    @Test
+    void noStoreFaultMakesTwoRangesOverlap() {
+        StoreFaultSweep<Run> sweep = new StoreFaultSweep<>(2, List.of(StoreFault.values()),
+                description -> new Run(server.settings("sweep" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)), new FaultSchedule()), Run::schedule);
+        List<String> injected = sweep.sweep(this::scenario);
+        System.out.println("EtcdRangeAllocatorFaultSweepTest: " + injected.size() + " faults injected: " + injected);
+        assertTrue(injected.size() >= 15, "too few faults fired to call this a sweep: " + injected);
+    }
+
+    private void scenario(final Run run) {
+        try (EtcdClient client = new FaultInjectingEtcdClient(run.settings(), run.schedule()); EtcdClient operator = new EtcdClient(run.settings())) {
+            StartValues starts = new StartValues(1L, Map.of(KEY, 100L));
+            EtcdRangeAllocator faulty = new EtcdRangeAllocator(client, "faulty", starts);
+            EtcdRangeAllocator other = new EtcdRangeAllocator(client, "other", starts);
+            SweptRanges ranges = new SweptRanges();
+            for (int round = 0; round < 3; round++) {
+                ranges.allocate(faulty, KEY, 10);
+                ranges.allocate(other, KEY, 10);
+            }
+            // An operator deleted the counter while no allocation ran: it is created again above every logged range.
+            String counter = "/" + run.settings().namespace() + "/snowkey/segments/" + KEY;
+            long revision = operator.get(counter).orElseThrow().modRevision();
+            assertTrue(operator.txn(new EtcdTxn().ifModRevision(counter, revision).delete(counter)).succeeded());
+            ranges.allocate(faulty, KEY, 10);
+            ranges.allocate(other, KEY, 10);
+            ranges.allocate(new EtcdRangeAllocator(client, "late", starts), KEY, 10);
+            ranges.checkDisjoint();
+        }
+    }
+}
