@@ -16,7 +16,7 @@ import java.util.Locale;
  *   <li>{@code snowkey.fault.profile}: {@code ci} (default, about 60 s of faults per scenario) or {@code soak};</li>
  *   <li>{@code snowkey.fault.duration}: seconds of faults per scenario (overrides the profile: ci 40 ZooKeeper, 30 PostgreSQL,
  *       25 etcd; soak 600);</li>
- *   <li>{@code snowkey.fault.scenarios}: any of {@code zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc} (default all; the
+ *   <li>{@code snowkey.fault.scenarios}: any of {@code zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc,segment-etcd} (default all; the
  *       segment scenarios are {@link SegmentFaultExperiment}, ci 12 s of faults each);</li>
  *   <li>{@code snowkey.fault.dir}: where the files go (default {@code target/fault-injection});</li>
  *   <li>{@code snowkey.fault.jdbc-url}, {@code snowkey.fault.jdbc-username}: PostgreSQL (default 127.0.0.1:5432/test, postgres);</li>
@@ -57,7 +57,7 @@ public final class FaultInjection {
         String profile = System.getProperty("snowkey.fault.profile", "ci").trim().toLowerCase(Locale.ROOT);
         boolean soak = profile.equals("soak");
         String durationText = System.getProperty("snowkey.fault.duration", "");
-        java.util.Set<String> scenarios = new java.util.HashSet<>(java.util.Arrays.asList(System.getProperty("snowkey.fault.scenarios", "zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc")
+        java.util.Set<String> scenarios = new java.util.HashSet<>(java.util.Arrays.asList(System.getProperty("snowkey.fault.scenarios", "zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc,segment-etcd")
                 .toLowerCase(Locale.ROOT).replace(" ", "").split(",")));
         Path dir = Path.of(System.getProperty("snowkey.fault.dir", "target/fault-injection")).toAbsolutePath();
         String jdbcUrl = System.getProperty("snowkey.fault.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test");
@@ -115,6 +115,16 @@ public final class FaultInjection {
             } else {
                 segmentReports.add(new SegmentFaultExperiment(new SegmentFaultExperiment.Settings(FaultExperiment.Registry.JDBC, seed, segmentSeconds * 1000,
                         clean(dir.resolve("segment-jdbc")), 3, 2_000, jdbcUrl, jdbcUser)).run());
+            }
+        }
+        if (scenarios.contains("segment-etcd")) {
+            if (EtcdServer.findBinary() == null) {
+                String message = "segment etcd scenario SKIPPED: " + EtcdServer.missingBinaryMessage();
+                skipped.add(message);
+                FaultExperiment.log("%s", message);
+            } else {
+                segmentReports.add(new SegmentFaultExperiment(new SegmentFaultExperiment.Settings(FaultExperiment.Registry.ETCD, seed, segmentSeconds * 1000,
+                        clean(dir.resolve("segment-etcd")), 3, 2_000, jdbcUrl, jdbcUser)).run());
             }
         }
         StringBuilder text = new StringBuilder("SnowKey fault injection report (profile " + profile + ", seed " + seed + ")\n");
