@@ -125,7 +125,13 @@ public final class EtcdTestServer implements AutoCloseable {
                     "--trusted-ca-file", tls.get(2).toString()));
         }
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
-        awaitReady(log.toPath());
+        try {
+            awaitReady(log.toPath());
+        } catch (final IOException | RuntimeException ex) {
+            // A server that never became ready must not outlive the test that gave up on it.
+            stop();
+            throw ex;
+        }
     }
 
     private void awaitReady(final Path log) throws IOException {
