@@ -58,7 +58,8 @@ public final class ConsumerCases {
 
     /**
      * @param store the SnowKey lease artifact added to the plugin, or null for the plugin alone
-     * @param lease static (worker-id: 7), jdbc (a lease table in an H2 file) or zookeeper (curator-test's server)
+     * @param lease static (worker-id: 7), jdbc (a lease table in an H2 file), zookeeper (curator-test's server) or etcd
+     *              (a real etcd server the test starts)
      */
     private record Case(String name, String line, String store, String lease, boolean snowKeyFirst, boolean bom) {
     }
@@ -72,6 +73,7 @@ public final class ConsumerCases {
             new Case("readme-5.5.2", "5.5.2", "snowkey-registry-adapter", "static", false, false),
             new Case("5.5.2-lease-jdbc-snowkey-first", "5.5.2", "snowkey-lease-jdbc", "jdbc", true, false),
             new Case("5.5.2-lease-zookeeper", "5.5.2", "snowkey-lease-zookeeper", "zookeeper", false, false),
+            new Case("5.5.2-lease-etcd", "5.5.2", "snowkey-lease-etcd", "etcd", false, false),
             new Case("5.5.2-bom-registry-adapter", "5.5.2", "snowkey-registry-adapter", "jdbc", true, true),
             new Case("5.5.1-plugin-snowkey-first", "5.5.1", null, "static", true, false),
             new Case("5.5.0-registry-adapter-jdbc", "5.5.0", "snowkey-registry-adapter", "jdbc", false, false),
@@ -172,11 +174,13 @@ public final class ConsumerCases {
                                     <systemPropertyVariables>
                                         <case.line>%s</case.line>
                                         <case.lease>%s</case.lease>
+                                        <case.store>%s</case.store>
+                                        <case.tree>${project.build.directory}/dependency-tree.txt</case.tree>
                                     </systemPropertyVariables>
-                """.formatted(line.version(), each.lease());
+                """.formatted(line.version(), each.lease(), each.store() == null ? "" : each.store());
         return projectPom("a user's project, SnowKey declared " + (each.snowKeyFirst() ? "before" : "after") + " ShardingSphere " + line.version(), "",
                 each.name(), bom, dependencies, testSources, "ShardingSphere " + line.version() + "'s own mismatches (measured on shardingsphere-jdbc alone)",
-                line.ownViolations(), caseProperties);
+                line.ownViolations(), caseProperties, each.store() != null && OWN_LIBRARIES_ONLY.contains(each.store()) ? VERBOSE_TREE : "");
     }
 
     private static String springCasePom(final SpringCase each, final String version, final Path testSources) {
@@ -198,7 +202,7 @@ public final class ConsumerCases {
         return projectPom("a user's Spring Boot " + each.bootVersion() + " application (Boot's " + (each.bootParent() ? "parent" : "BOM") + "), ShardingSphere "
                 + SPRING_SHARDINGSPHERE, parent, each.name(), bom, dependencies, testSources,
                 "Spring Boot " + each.bootVersion() + " with ShardingSphere " + SPRING_SHARDINGSPHERE + "'s own mismatches (measured without SnowKey)",
-                each.ownViolations(), "");
+                each.ownViolations(), "", "");
     }
 
     /**
@@ -210,10 +214,11 @@ public final class ConsumerCases {
      * @param dependencyManagement an imported BOM block, or empty
      * @param enforcerComment what {@code ownViolations} are, for the comment above them
      * @param surefireSettings extra lines of Surefire's configuration, or empty
+     * @param extraPlugins more {@code <plugin>} blocks, or empty
      */
     private static String projectPom(final String what, final String parent, final String artifactId, final String dependencyManagement,
                                      final String dependencies, final Path testSources, final String enforcerComment, final List<String> ownViolations,
-                                     final String surefireSettings) {
+                                     final String surefireSettings, final String extraPlugins) {
         StringBuilder excludes = new StringBuilder();
         ownViolations.forEach(library -> excludes.append("                                    <exclude>").append(library).append("</exclude>\n"));
         return """
@@ -278,11 +283,40 @@ public final class ConsumerCases {
                                     <trimStackTrace>false</trimStackTrace>
                 %s                </configuration>
                             </plugin>
-                        </plugins>
+                %s        </plugins>
                     </build>
                 </project>
-                """.formatted(what, parent, artifactId, dependencyManagement, dependencies, testSources, enforcerComment, excludes, surefireSettings);
+                """.formatted(what, parent, artifactId, dependencyManagement, dependencies, testSources, enforcerComment, excludes, surefireSettings, extraPlugins);
     }
+
+    /**
+     * The SnowKey artifacts that bring no third-party library at all (etcd through the JDK's HttpClient): their cases
+     * check the verbose dependency tree, omitted nodes included, so that not even a version Maven dropped could move
+     * one of the host's libraries.
+     */
+    private static final java.util.Set<String> OWN_LIBRARIES_ONLY = java.util.Set.of("snowkey-lease-etcd");
+
+    /** Writes the verbose dependency tree (nodes omitted for duplicates and conflicts included) before the tests read it. */
+    private static final String VERBOSE_TREE = """
+                        <plugin>
+                            <groupId>org.apache.maven.plugins</groupId>
+                            <artifactId>maven-dependency-plugin</artifactId>
+                            <version>3.8.1</version>
+                            <executions>
+                                <execution>
+                                    <id>verbose-tree</id>
+                                    <phase>generate-test-resources</phase>
+                                    <goals>
+                                        <goal>tree</goal>
+                                    </goals>
+                                    <configuration>
+                                        <verbose>true</verbose>
+                                        <outputFile>${project.build.directory}/dependency-tree.txt</outputFile>
+                                    </configuration>
+                                </execution>
+                            </executions>
+                        </plugin>
+            """;
 
     /** A {@code <dependencyManagement>} importing one BOM ({@code version} is the whole version element). */
     private static String importedBom(final String groupId, final String artifactId, final String version) {

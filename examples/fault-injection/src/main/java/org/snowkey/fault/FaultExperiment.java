@@ -23,7 +23,7 @@ import org.snowkey.keygen.layout.IdLayout;
 
 /**
  * The fault injection experiment of one scenario: generator JVMs leasing worker ids from a registry (a 3-server
- * ZooKeeper ensemble, or PostgreSQL behind a cuttable proxy) while faults are injected on a schedule drawn from a
+ * ZooKeeper ensemble, PostgreSQL behind a cuttable proxy, or one etcd server) while faults are injected on a schedule drawn from a
  * seed, then the checks of {@link IdChecker} and a report.
  *
  * <p>The pool is deliberately tight (worker-id-bits 2: four numbers for four generators), so a crashed or paused
@@ -33,7 +33,7 @@ public final class FaultExperiment {
 
     /** The registry behind the leases. */
     public enum Registry {
-        ZOOKEEPER, JDBC
+        ZOOKEEPER, JDBC, ETCD
     }
 
     /** What can go wrong. */
@@ -50,12 +50,17 @@ public final class FaultExperiment {
         QUORUM_LOSS,
         /** Cut every connection between the generators and the database for a while. */
         DB_PARTITION,
+        /**
+         * SIGKILL the etcd server (the only one: the store is gone), start it again on the same data directory a little
+         * later or after every lease has expired.
+         */
+        ETCD_SERVER_RESTART,
         /** The wall clock of the faketime generator jumps back, stays behind for a while, then returns. */
         CLOCK_JUMP_BACK,
         /** The wall clock of the faketime generator jumps forward for a while, then back to real time. */
         CLOCK_JUMP_FORWARD,
         /**
-         * Combined: the store goes away (quorum loss or database cut), a holder is SIGSTOPped during the outage for longer
+         * Combined: the store goes away (quorum loss, database cut or etcd server killed), a holder is SIGSTOPped during the outage for longer
          * than its lease, the store comes back while it is still stopped, a fifth process takes a number, then SIGCONT.
          */
         ZOMBIE_PAUSE_DURING_OUTAGE,
@@ -248,6 +253,8 @@ public final class FaultExperiment {
                 "lease-duration-milliseconds=" + settings.leaseMillis(), "lease-acquire-timeout-milliseconds=30000", "instance-id=" + incarnation));
         if (settings.registry() == Registry.ZOOKEEPER) {
             props.addAll(List.of("lease-registry=zookeeper", "zookeeper-server-lists=" + faultStore.ensemble().connectString(), "zookeeper-namespace=fault-injection"));
+        } else if (settings.registry() == Registry.ETCD) {
+            props.addAll(List.of("lease-registry=etcd", "etcd-endpoints=" + faultStore.etcd().endpoint(), "etcd-namespace=fault-injection"));
         } else {
             props.addAll(List.of("lease-registry=jdbc", "jdbc-url=" + faultStore.jdbcUrlThroughProxy(),
                     "jdbc-username=" + settings.jdbcUser(), "jdbc-table=snowkey_fault_leases"));
@@ -310,6 +317,8 @@ public final class FaultExperiment {
         List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.GENERATOR_SIGKILL, FaultKind.ZOMBIE_PAUSE));
         if (settings.registry() == Registry.ZOOKEEPER) {
             kinds.addAll(List.of(FaultKind.SESSION_EXPIRY, FaultKind.ZK_SERVER_RESTART, FaultKind.QUORUM_LOSS));
+        } else if (settings.registry() == Registry.ETCD) {
+            kinds.add(FaultKind.ETCD_SERVER_RESTART);
         } else {
             kinds.add(FaultKind.DB_PARTITION);
         }
@@ -469,6 +478,16 @@ public final class FaultExperiment {
                 faultStore.ensemble().start(server);
                 faultStore.ensemble().awaitQuorum(30_000);
                 return fault(kind, "server " + (server + 1) + " down " + down + " ms", start, System.currentTimeMillis(), slots.toArray(Slot[]::new));
+            }
+            case ETCD_SERVER_RESTART: {
+                // Shorter than a lease (holders renew once it is back) or longer (every lease expires; generators fail closed, then acquire again).
+                long down = 500 + random.nextInt((int) (2 * lease));
+                faultStore.etcd().kill();
+                Thread.sleep(down);
+                long restarted = System.currentTimeMillis();
+                faultStore.etcd().start(60_000);
+                return fault(kind, "etcd down " + down + " ms, answering " + (System.currentTimeMillis() - restarted) + " ms after its start " + faultStore.etcd().starts(),
+                        start, System.currentTimeMillis(), slots.toArray(Slot[]::new));
             }
             case QUORUM_LOSS:
             case DB_PARTITION: {

@@ -14,17 +14,26 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code snowkey.fault.seed}: the schedule's seed (default: random, printed);</li>
  *   <li>{@code snowkey.fault.profile}: {@code ci} (default, about 60 s of faults per scenario) or {@code soak};</li>
- *   <li>{@code snowkey.fault.duration}: seconds of faults per scenario (overrides the profile: ci 40/30, soak 600);</li>
- *   <li>{@code snowkey.fault.scenarios}: any of {@code zookeeper,jdbc,segment-zookeeper,segment-jdbc} (default all; the
+ *   <li>{@code snowkey.fault.duration}: seconds of faults per scenario (overrides the profile: ci 40 ZooKeeper, 30 PostgreSQL,
+ *       25 etcd; soak 600);</li>
+ *   <li>{@code snowkey.fault.scenarios}: any of {@code zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc,segment-etcd} (default all; the
  *       segment scenarios are {@link SegmentFaultExperiment}, ci 12 s of faults each);</li>
  *   <li>{@code snowkey.fault.dir}: where the files go (default {@code target/fault-injection});</li>
  *   <li>{@code snowkey.fault.jdbc-url}, {@code snowkey.fault.jdbc-username}: PostgreSQL (default 127.0.0.1:5432/test, postgres);</li>
+ *   <li>{@code snowkey.fault.etcd}: the etcd binary (default {@code /usr/bin/etcd}, or the {@code SNOWKEY_ETCD} variable);
+ *       without one the etcd scenario is skipped with a message;</li>
  *   <li>{@code snowkey.fault.libfaketime}: the library, when not in a Debian path; {@code none} runs without it (the clock
  *       faults and the clock part of the hand-over are skipped, as where it is not installed).</li>
  * </ul>
  * The report is printed and written to {@code <dir>/fault-report.txt}.
  */
 public final class FaultInjection {
+
+    /**
+     * Seconds of faults in the etcd scenario's CI profile: every kind once (each kind's window is a few seconds, the
+     * zombie pauses outlast a 4 s lease) and a few random picks after.
+     */
+    private static final long ETCD_CI_SECONDS = 25;
 
     private FaultInjection() {
     }
@@ -48,7 +57,7 @@ public final class FaultInjection {
         String profile = System.getProperty("snowkey.fault.profile", "ci").trim().toLowerCase(Locale.ROOT);
         boolean soak = profile.equals("soak");
         String durationText = System.getProperty("snowkey.fault.duration", "");
-        java.util.Set<String> scenarios = new java.util.HashSet<>(java.util.Arrays.asList(System.getProperty("snowkey.fault.scenarios", "zookeeper,jdbc,segment-zookeeper,segment-jdbc")
+        java.util.Set<String> scenarios = new java.util.HashSet<>(java.util.Arrays.asList(System.getProperty("snowkey.fault.scenarios", "zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc,segment-etcd")
                 .toLowerCase(Locale.ROOT).replace(" ", "").split(",")));
         Path dir = Path.of(System.getProperty("snowkey.fault.dir", "target/fault-injection")).toAbsolutePath();
         String jdbcUrl = System.getProperty("snowkey.fault.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test");
@@ -81,6 +90,17 @@ public final class FaultInjection {
                         4, 4_000, soak ? 20_000 : 5_000, libfaketime, jdbcUrl, jdbcUser)).run());
             }
         }
+        if (scenarios.contains("etcd")) {
+            if (EtcdServer.findBinary() == null) {
+                String message = "etcd scenario SKIPPED: " + EtcdServer.missingBinaryMessage();
+                skipped.add(message);
+                FaultExperiment.log("%s", message);
+            } else {
+                long seconds = durationText.isBlank() ? (soak ? 600 : ETCD_CI_SECONDS) : Long.parseLong(durationText.trim());
+                reports.add(new FaultExperiment(new FaultExperiment.Settings(FaultExperiment.Registry.ETCD, seed, seconds * 1000, clean(dir.resolve("etcd")),
+                        4, 4_000, soak ? 20_000 : 5_000, libfaketime, jdbcUrl, jdbcUser)).run());
+            }
+        }
         List<SegmentFaultReport> segmentReports = new ArrayList<>();
         long segmentSeconds = durationText.isBlank() ? (soak ? 300 : 12) : Long.parseLong(durationText.trim());
         if (scenarios.contains("segment-zookeeper")) {
@@ -95,6 +115,16 @@ public final class FaultInjection {
             } else {
                 segmentReports.add(new SegmentFaultExperiment(new SegmentFaultExperiment.Settings(FaultExperiment.Registry.JDBC, seed, segmentSeconds * 1000,
                         clean(dir.resolve("segment-jdbc")), 3, 2_000, jdbcUrl, jdbcUser)).run());
+            }
+        }
+        if (scenarios.contains("segment-etcd")) {
+            if (EtcdServer.findBinary() == null) {
+                String message = "segment etcd scenario SKIPPED: " + EtcdServer.missingBinaryMessage();
+                skipped.add(message);
+                FaultExperiment.log("%s", message);
+            } else {
+                segmentReports.add(new SegmentFaultExperiment(new SegmentFaultExperiment.Settings(FaultExperiment.Registry.ETCD, seed, segmentSeconds * 1000,
+                        clean(dir.resolve("segment-etcd")), 3, 2_000, jdbcUrl, jdbcUser)).run());
             }
         }
         StringBuilder text = new StringBuilder("SnowKey fault injection report (profile " + profile + ", seed " + seed + ")\n");

@@ -9,8 +9,8 @@ import org.snowkey.fault.FaultExperiment.Registry;
 
 /**
  * The store an experiment's generators share and the faults that take it away, one way for the lease and the segment
- * experiments: a 3-server ZooKeeper ensemble whose quorum is lost by killing all but one server, or PostgreSQL behind
- * a {@link TcpProxy} that is cut.
+ * experiments: a 3-server ZooKeeper ensemble whose quorum is lost by killing all but one server, PostgreSQL behind
+ * a {@link TcpProxy} that is cut, or one etcd server that is SIGKILLed and started again on its data.
  */
 final class FaultStore implements AutoCloseable {
 
@@ -22,8 +22,13 @@ final class FaultStore implements AutoCloseable {
 
     private TcpProxy proxy;
 
+    private EtcdServer etcd;
+
     /** The server left running by the last {@link #down}. */
     private int sparedServer;
+
+    /** How long a start of the etcd server may take until it answers. */
+    private static final long ETCD_START_MILLIS = 60_000;
 
     private FaultStore(final Registry registry, final String jdbcUrl) {
         this.registry = registry;
@@ -45,6 +50,19 @@ final class FaultStore implements AutoCloseable {
                 throw new IllegalStateException("the ZooKeeper ensemble did not form a quorum within 60 s; logs in " + dir);
             }
             FaultExperiment.log("%sZooKeeper ensemble of %d servers at %s", label, ZooKeeperEnsemble.SIZE, store.ensemble.connectString());
+        } else if (registry == Registry.ETCD) {
+            Path binary = EtcdServer.findBinary();
+            if (binary == null) {
+                throw new IllegalStateException(EtcdServer.missingBinaryMessage());
+            }
+            store.etcd = new EtcdServer(binary, dir.resolve("etcd"), processes);
+            try {
+                store.etcd.start(ETCD_START_MILLIS);
+            } catch (final Exception ex) {
+                store.close();
+                throw ex;
+            }
+            FaultExperiment.log("%setcd %s at %s", label, binary, store.etcd.endpoint());
         } else {
             store.proxy = new TcpProxy(portOf(jdbcUrl));
             FaultExperiment.log("%sPostgreSQL %s through a cuttable proxy on 127.0.0.1:%d", label, jdbcUrl, store.proxy.port());
@@ -62,13 +80,22 @@ final class FaultStore implements AutoCloseable {
         return ensemble;
     }
 
+    /** The etcd server (etcd runs only). */
+    EtcdServer etcd() {
+        return etcd;
+    }
+
     /** The JDBC URL through the proxy (PostgreSQL runs only): what the generators connect to. */
     String jdbcUrlThroughProxy() {
         return jdbcUrl.replaceFirst("//[^/]+/", "//127.0.0.1:" + proxy.port() + "/");
     }
 
-    /** Takes the store away: every server but a random one killed (no quorum), or the proxy cut. Returns what was done. */
+    /** Takes the store away: every server but a random one killed (no quorum), the etcd server killed, or the proxy cut. Returns what was done. */
     String down(final Random random) throws InterruptedException {
+        if (registry == Registry.ETCD) {
+            etcd.kill();
+            return "etcd SIGKILLed";
+        }
         if (registry == Registry.ZOOKEEPER) {
             sparedServer = random.nextInt(ZooKeeperEnsemble.SIZE);
             for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
@@ -82,8 +109,12 @@ final class FaultStore implements AutoCloseable {
         return "database unreachable";
     }
 
-    /** Ends {@link #down}: the killed servers start and a quorum forms, or the proxy forwards again. */
+    /** Ends {@link #down}: the killed servers start and a quorum forms (or etcd answers again), or the proxy forwards again. */
     void back() throws Exception {
+        if (registry == Registry.ETCD) {
+            etcd.start(ETCD_START_MILLIS);
+            return;
+        }
         if (registry == Registry.ZOOKEEPER) {
             for (int i = 0; i < ZooKeeperEnsemble.SIZE; i++) {
                 if (i != sparedServer) {
@@ -103,6 +134,9 @@ final class FaultStore implements AutoCloseable {
         }
         if (proxy != null) {
             proxy.close();
+        }
+        if (etcd != null) {
+            etcd.close();
         }
     }
 }

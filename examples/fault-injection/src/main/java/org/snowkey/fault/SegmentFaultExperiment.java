@@ -25,7 +25,10 @@ import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeReconciliation;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
+import org.snowkey.segment.store.etcd.EtcdRangeLog;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
+import org.snowkey.store.etcd.EtcdClient;
+import org.snowkey.store.etcd.EtcdStoreSettings;
 import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -108,6 +111,8 @@ public final class SegmentFaultExperiment {
 
     static final String ZOOKEEPER_NAMESPACE = "fault-injection-segment";
 
+    static final String ETCD_NAMESPACE = "fault-injection-segment";
+
     private final Settings settings;
 
     private final Random random;
@@ -177,8 +182,14 @@ public final class SegmentFaultExperiment {
             log = readLog();
             reconciliation = RangeReconciliation.of(key, log.stream().map(RangeLogEntry::range).toList(), java.util.OptionalLong.empty());
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            cliStatus = LeaseCli.run(cliArguments(), Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
-            cliOutput = out.toString(StandardCharsets.UTF_8);
+            String[] cli = cliArguments();
+            if (cli == null) {
+                cliStatus = SegmentFaultReport.CLI_NOT_RUN;
+                cliOutput = "";
+            } else {
+                cliStatus = LeaseCli.run(cli, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+                cliOutput = out.toString(StandardCharsets.UTF_8);
+            }
         } finally {
             monitoring = false;
             processes.close();
@@ -201,6 +212,8 @@ public final class SegmentFaultExperiment {
         props.addAll(SEQUENCE_PROPS);
         if (settings.registry() == Registry.ZOOKEEPER) {
             props.addAll(List.of("segment-allocator=zookeeper", "zookeeper-server-lists=" + faultStore.ensemble().connectString(), "zookeeper-namespace=" + ZOOKEEPER_NAMESPACE));
+        } else if (settings.registry() == Registry.ETCD) {
+            props.addAll(List.of("segment-allocator=etcd", "etcd-endpoints=" + faultStore.etcd().endpoint(), "etcd-namespace=" + ETCD_NAMESPACE));
         } else {
             props.addAll(List.of("segment-allocator=jdbc", "jdbc-url=" + faultStore.jdbcUrlThroughProxy(),
                     "jdbc-username=" + settings.jdbcUser(), "jdbc-table=" + JDBC_TABLE));
@@ -242,8 +255,11 @@ public final class SegmentFaultExperiment {
 
     /** The faults of the scenario: every one once in a seeded order, then seeded picks until the time is up. */
     static List<FaultKind> kinds(final Registry registry) {
-        List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.GENERATOR_SIGKILL, FaultKind.GENERATOR_SIGKILL_DURING_OUTAGE,
-                registry == Registry.ZOOKEEPER ? FaultKind.QUORUM_LOSS : FaultKind.DB_PARTITION));
+        List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.GENERATOR_SIGKILL, FaultKind.GENERATOR_SIGKILL_DURING_OUTAGE, switch (registry) {
+            case ZOOKEEPER -> FaultKind.QUORUM_LOSS;
+            case ETCD -> FaultKind.ETCD_SERVER_RESTART;
+            case JDBC -> FaultKind.DB_PARTITION;
+        }));
         if (registry == Registry.ZOOKEEPER) {
             kinds.add(FaultKind.ZK_SERVER_RESTART);
         }
@@ -290,6 +306,7 @@ public final class SegmentFaultExperiment {
                 faultStore.back();
                 return fault(kind, store + " " + down + " ms; SIGKILL " + old + ", started " + victim.incarnation + " during it", start, System.currentTimeMillis(), slots);
             }
+            case ETCD_SERVER_RESTART:
             case QUORUM_LOSS:
             case DB_PARTITION: {
                 // Longer than the buffers last at these steps and rates, and than segment-fetch-timeout-milliseconds: calls fail, then recover.
@@ -393,6 +410,12 @@ public final class SegmentFaultExperiment {
             }
             return new ArrayList<>(collected.values());
         }
+        if (settings.registry() == Registry.ETCD) {
+            // etcd keeps every entry of the log (no pruning): one read at the end sees them all.
+            try (EtcdClient client = new EtcdClient(EtcdStoreSettings.plain(List.of(java.net.URI.create(faultStore.etcd().endpoint())), ETCD_NAMESPACE, 10_000))) {
+                return new EtcdRangeLog(client).recent(key, Integer.MAX_VALUE);
+            }
+        }
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(settings.jdbcUrl());
         config.setUsername(settings.jdbcUser());
@@ -402,8 +425,14 @@ public final class SegmentFaultExperiment {
         }
     }
 
-    /** {@code LeaseCli ... reconcile --key K}, as an operator would run it against the same store. */
+    /**
+     * {@code LeaseCli ... reconcile --key K}, as an operator would run it against the same store; null on etcd, which
+     * LeaseCli does not reach yet (the log read from etcd is reconciled all the same).
+     */
     private String[] cliArguments() {
+        if (settings.registry() == Registry.ETCD) {
+            return null;
+        }
         if (settings.registry() == Registry.ZOOKEEPER) {
             return new String[] {"--registry", "zookeeper", "--servers", faultStore.ensemble().connectString(), "--namespace", ZOOKEEPER_NAMESPACE, "reconcile", "--key", key,
                 "--limit", String.valueOf(Integer.MAX_VALUE)};

@@ -31,7 +31,7 @@ import org.snowkey.keygen.layout.IdLayout;
  * What a user's application does with SnowKey, compiled and run in a project that has only the dependencies its
  * pom declares (no parent, no dependency management): ShardingSphere-JDBC starts from a YAML file, rows go in
  * without keys, and every key decodes to the worker id of the configured source (a fixed {@code worker-id}, a
- * JDBC lease table in an H2 file, or a ZooKeeper server started here), which the lease store holds.
+ * JDBC lease table in an H2 file, a ZooKeeper server or an etcd server started here), which the lease store holds.
  */
 class ShardingSphereConsumerTest {
 
@@ -48,6 +48,7 @@ class ShardingSphereConsumerTest {
         Files.createDirectories(work);
         createPhysicalTables();
         AutoCloseable zooKeeper = "zookeeper".equals(lease) ? startZooKeeper() : null;
+        EtcdProcess etcd = "etcd".equals(lease) ? EtcdProcess.start(work.resolve("etcd")) : null;
         try {
             Map<String, String> props = new LinkedHashMap<>();
             switch (lease) {
@@ -65,8 +66,13 @@ class ShardingSphereConsumerTest {
                     props.put("zookeeper-server-lists", (String) zooKeeper.getClass().getMethod("getConnectString").invoke(zooKeeper));
                     props.put("lease-pool", POOL);
                     break;
+                case "etcd":
+                    props.put("lease-registry", "etcd");
+                    props.put("etcd-endpoints", etcd.endpoint());
+                    props.put("lease-pool", POOL);
+                    break;
                 default:
-                    throw new IllegalArgumentException("case.lease = '" + lease + "' is none of static, jdbc, zookeeper");
+                    throw new IllegalArgumentException("case.lease = '" + lease + "' is none of static, jdbc, zookeeper, etcd");
             }
             DataSource dataSource = createDataSource(writeYaml(props));
             try {
@@ -92,6 +98,10 @@ class ShardingSphereConsumerTest {
                     case "jdbc":
                         assertEquals(List.of(workerId), heldInLeaseTable(), "the worker id the lease table holds");
                         break;
+                    case "etcd":
+                        String held = etcd.heldRecordOf(workerId);
+                        assertTrue(held != null, "etcd holds a HELD record for worker id " + workerId + ": " + etcd.dump());
+                        break;
                     default:
                         String record = leaseNode(zooKeeper, workerId);
                         assertTrue(record.contains("\"state\":\"HELD\""), record);
@@ -106,7 +116,45 @@ class ShardingSphereConsumerTest {
             if (zooKeeper != null) {
                 zooKeeper.close();
             }
+            if (etcd != null) {
+                etcd.close();
+            }
         }
+        String store = System.getProperty("case.store", "");
+        if (store.equals("snowkey-lease-etcd")) {
+            assertBringsOnlySnowKey(store);
+        }
+    }
+
+    /**
+     * The store's whole subtree in the verbose dependency tree (nodes Maven omitted as duplicates or conflicts
+     * included) holds SnowKey artifacts only: it asks for no third-party library at all, so no version the host
+     * ShardingSphere line resolves can move.
+     */
+    private static void assertBringsOnlySnowKey(final String store) throws Exception {
+        List<String> lines = Files.readAllLines(Paths.get(System.getProperty("case.tree")), StandardCharsets.UTF_8);
+        int depth = -1;
+        List<String> subtree = new ArrayList<>();
+        for (String each : lines) {
+            int start = 0;
+            while (start < each.length() && !Character.isLetterOrDigit(each.charAt(start)) && each.charAt(start) != '(') {
+                start++;
+            }
+            if (depth >= 0) {
+                if (start <= depth) {
+                    break;
+                }
+                subtree.add(each.substring(start));
+            } else if (each.contains("org.snowkey:" + store + ":jar:")) {
+                depth = start;
+            }
+        }
+        assertTrue(depth >= 0, store + " is in the dependency tree: " + lines);
+        for (String each : subtree) {
+            String coordinates = each.startsWith("(") ? each.substring(1) : each;
+            assertTrue(coordinates.startsWith("org.snowkey:"), store + " brings only SnowKey artifacts, not " + each + "; its subtree: " + subtree);
+        }
+        System.out.printf("consumer case: %s brings %s%n", store, subtree);
     }
 
     /** YamlShardingSphereDataSourceFactory has the same name and method on every line from 5.1 to 5.5. */
@@ -140,6 +188,111 @@ class ShardingSphereConsumerTest {
             return new String((byte[]) data, StandardCharsets.UTF_8);
         } finally {
             framework.getMethod("close").invoke(client);
+        }
+    }
+
+    /**
+     * A real etcd server ({@code /usr/bin/etcd}, or {@code SNOWKEY_ETCD}) on free loopback ports; without one the
+     * case is skipped, or fails under {@code CI=true}. Read through etcd's v3 JSON gateway with the JDK's HttpClient.
+     */
+    private static final class EtcdProcess implements AutoCloseable {
+
+        private final Process process;
+
+        private final String endpoint;
+
+        private final java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+
+        private EtcdProcess(final Process process, final String endpoint) {
+            this.process = process;
+            this.endpoint = endpoint;
+        }
+
+        static EtcdProcess start(final Path dir) throws Exception {
+            Path binary = Paths.get(System.getenv().getOrDefault("SNOWKEY_ETCD", "/usr/bin/etcd"));
+            if (!Files.isExecutable(binary)) {
+                String reason = "no etcd binary at " + binary + " (install Debian's etcd-server, or point SNOWKEY_ETCD at an etcd 3.4+ binary)";
+                org.junit.jupiter.api.Assertions.assertFalse("true".equalsIgnoreCase(System.getenv("CI")), "CI=true and " + reason);
+                org.junit.jupiter.api.Assumptions.abort(reason);
+            }
+            Files.createDirectories(dir);
+            int clientPort;
+            int peerPort;
+            try (java.net.ServerSocket client = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                 java.net.ServerSocket peer = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                clientPort = client.getLocalPort();
+                peerPort = peer.getLocalPort();
+            }
+            String endpoint = "http://127.0.0.1:" + clientPort;
+            String peer = "http://127.0.0.1:" + peerPort;
+            Process process = new ProcessBuilder(binary.toString(), "--name", "consumer", "--data-dir", dir.resolve("data").toString(),
+                    "--listen-client-urls", endpoint, "--advertise-client-urls", endpoint, "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+                    "--initial-cluster", "consumer=" + peer, "--log-level", "warn").redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("etcd.log").toFile()).start();
+            EtcdProcess etcd = new EtcdProcess(process, endpoint);
+            // Ready once a linearizable read is answered (it needs a leader); polled, no fixed sleep.
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (true) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("etcd exited at start-up: " + Files.readString(dir.resolve("etcd.log")));
+                }
+                try {
+                    etcd.all();
+                    return etcd;
+                } catch (final java.io.IOException notYet) {
+                    if (System.nanoTime() > deadline) {
+                        etcd.close();
+                        throw new IllegalStateException("etcd did not answer within 60 s: " + Files.readString(dir.resolve("etcd.log")));
+                    }
+                    Thread.sleep(50);
+                }
+            }
+        }
+
+        String endpoint() {
+            return endpoint;
+        }
+
+        /** Every key and value in the server, decoded ({@code key=value} per entry). */
+        List<String> all() throws java.io.IOException, InterruptedException {
+            // key "\0" with range_end "\0": the whole key space.
+            java.net.http.HttpResponse<String> response = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(endpoint + "/v3/kv/range"))
+                    .timeout(java.time.Duration.ofSeconds(2)).POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"key\":\"AA==\",\"range_end\":\"AA==\"}")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new java.io.IOException("etcd answered " + response.statusCode() + " " + response.body());
+            }
+            List<String> entries = new ArrayList<>();
+            java.util.regex.Matcher kv = java.util.regex.Pattern.compile("\"key\":\"([^\"]*)\"[^}]*?\"value\":\"([^\"]*)\"").matcher(response.body());
+            while (kv.find()) {
+                entries.add(decode(kv.group(1)) + "=" + decode(kv.group(2)));
+            }
+            return entries;
+        }
+
+        /** The record of a worker id that the store keeps as held, or null. */
+        String heldRecordOf(final int workerId) throws Exception {
+            for (String each : all()) {
+                String key = each.substring(0, each.indexOf('='));
+                if (key.contains(POOL) && key.endsWith("/" + workerId) && each.contains("\"state\":\"HELD\"")) {
+                    return each;
+                }
+            }
+            return null;
+        }
+
+        String dump() throws Exception {
+            return String.join("\n", all());
+        }
+
+        private static String decode(final String base64) {
+            return new String(java.util.Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 
