@@ -182,14 +182,8 @@ public final class SegmentFaultExperiment {
             log = readLog();
             reconciliation = RangeReconciliation.of(key, log.stream().map(RangeLogEntry::range).toList(), java.util.OptionalLong.empty());
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            String[] cli = cliArguments();
-            if (cli == null) {
-                cliStatus = SegmentFaultReport.CLI_NOT_RUN;
-                cliOutput = "";
-            } else {
-                cliStatus = LeaseCli.run(cli, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
-                cliOutput = out.toString(StandardCharsets.UTF_8);
-            }
+            cliStatus = LeaseCli.run(cliArguments(), Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(out, true, StandardCharsets.UTF_8));
+            cliOutput = out.toString(StandardCharsets.UTF_8);
         } finally {
             monitoring = false;
             processes.close();
@@ -425,13 +419,11 @@ public final class SegmentFaultExperiment {
         }
     }
 
-    /**
-     * {@code LeaseCli ... reconcile --key K}, as an operator would run it against the same store; null on etcd, which
-     * LeaseCli does not reach yet (the log read from etcd is reconciled all the same).
-     */
+    /** {@code LeaseCli ... reconcile --key K}, as an operator would run it against the same store. */
     private String[] cliArguments() {
         if (settings.registry() == Registry.ETCD) {
-            return null;
+            return new String[] {"--registry", "etcd", "--endpoints", faultStore.etcd().endpoint(), "--namespace", ETCD_NAMESPACE, "reconcile", "--key", key,
+                "--limit", String.valueOf(Integer.MAX_VALUE)};
         }
         if (settings.registry() == Registry.ZOOKEEPER) {
             return new String[] {"--registry", "zookeeper", "--servers", faultStore.ensemble().connectString(), "--namespace", ZOOKEEPER_NAMESPACE, "reconcile", "--key", key,

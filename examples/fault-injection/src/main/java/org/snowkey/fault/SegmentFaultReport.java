@@ -14,16 +14,13 @@ import org.snowkey.segment.store.RangeReconciliation;
  * The figures of one segment scenario, as text.
  *
  * @param reconciliation the range log of the key reconciled (gaps allowed, overlaps not)
- * @param cliStatus      the exit status of {@code LeaseCli reconcile --key K} against the same store, or {@link #CLI_NOT_RUN}
+ * @param cliStatus      the exit status of {@code LeaseCli reconcile --key K} against the same store
  */
 public record SegmentFaultReport(SegmentFaultExperiment.Settings settings, String key, long runMillis, List<Fault> faults, SegmentKeyChecker.Result result,
                                  RangeReconciliation reconciliation, int cliStatus, String cliOutput, List<Integer> faultsWithoutRecovery) {
 
-    /** The status of a run whose store LeaseCli cannot reach (etcd): the command did not run. */
-    public static final int CLI_NOT_RUN = Integer.MIN_VALUE;
-
     public boolean passed() {
-        return result.passed() && reconciliation.consistent() && (cliStatus == 0 || cliStatus == CLI_NOT_RUN) && faultsWithoutRecovery.isEmpty();
+        return result.passed() && reconciliation.consistent() && cliStatus == 0 && faultsWithoutRecovery.isEmpty();
     }
 
     public String text() {
@@ -41,12 +38,8 @@ public record SegmentFaultReport(SegmentFaultExperiment.Settings settings, Strin
         out.append(String.format(Locale.ROOT, "range log: %,d ranges, %,d numbers, %d gaps, %d overlaps%s; numbers handed out but never issued: %,d%n",
                 reconciliation.ranges().size(), result.loggedNumbers(), reconciliation.gaps().size(), reconciliation.overlaps().size(),
                 reconciliation.consistent() ? "" : " " + reconciliation.overlaps(), result.unissued()));
-        if (cliStatus == CLI_NOT_RUN) {
-            out.append(String.format(Locale.ROOT, "LeaseCli reconcile --key %s: not run (LeaseCli has no %s registry)%n", key, settings.registry()));
-        } else {
-            out.append(String.format(Locale.ROOT, "LeaseCli reconcile --key %s: exit %d%s%n", key, cliStatus,
-                    cliStatus == 0 ? "" : cliStatus == RangeAdmin.OVERLAP ? " (OVERLAP)" : " (failed)\n" + cliOutput));
-        }
+        out.append(String.format(Locale.ROOT, "LeaseCli reconcile --key %s: exit %d%s%n", key, cliStatus,
+                cliStatus == 0 ? "" : cliStatus == RangeAdmin.OVERLAP ? " (OVERLAP)" : " (failed)\n" + cliOutput));
         out.append(String.format(Locale.ROOT, "%-40s %5s %18s %22s%n", "fault", "count", "longest stall", "longest recovery"));
         Map<FaultKind, long[]> byKind = new EnumMap<>(FaultKind.class);
         for (Fault each : faults) {

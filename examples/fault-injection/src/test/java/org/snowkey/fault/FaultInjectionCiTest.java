@@ -42,10 +42,7 @@ class FaultInjectionCiTest {
             // The log has gaps only (none at all in practice: each allocation logs its range in the same step), never an overlap,
             // and the operations command agrees.
             assertTrue(report.reconciliation().consistent(), "overlapping ranges " + report.reconciliation().overlaps() + context);
-            if (report.settings().registry() != FaultExperiment.Registry.ETCD) {
-                // LeaseCli does not reach etcd: there the log read from etcd is reconciled above, without the command.
-                assertEquals(0, report.cliStatus(), "LeaseCli reconcile" + context + report.cliOutput());
-            }
+            assertEquals(0, report.cliStatus(), "LeaseCli reconcile" + context + report.cliOutput());
             assertTrue(result.unissued() > 0, "killed generators left unused numbers (gaps)" + context);
             Set<FaultKind> injected = FaultExperiment.countByKind(report.faults()).keySet();
             assertTrue(injected.containsAll(SegmentFaultExperiment.kinds(report.settings().registry())), "every kind of fault was injected: " + injected + context);
