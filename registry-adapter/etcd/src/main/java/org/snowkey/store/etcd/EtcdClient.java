@@ -117,7 +117,7 @@ public class EtcdClient implements AutoCloseable {
 
     /** Runs a transaction; its answer may be lost after etcd applied it, then this throws {@link StoreUnavailableException}. */
     public EtcdTxn.Result txn(final EtcdTxn txn) {
-        JsonObject answer = post("/v3/kv/txn", txn.toJson(), false);
+        JsonObject answer = post("/v3/kv/txn", txn.toJson(), txn.readsOnly());
         List<EtcdKeyValue> read = new ArrayList<>();
         Object responses = answer.get("responses");
         if (responses instanceof List<?> list) {

@@ -18,6 +18,8 @@ public final class EtcdTxn {
 
     private final List<JsonObjectWriter> failure = new ArrayList<>();
 
+    private boolean writes;
+
     /** Holds when the key's last change is exactly {@code modRevision} (a key that is absent has none). */
     public EtcdTxn ifModRevision(final String key, final long modRevision) {
         compares.add(new JsonObjectWriter().field("key", EtcdClient.encode(key)).field("target", "MOD").field("result", "EQUAL")
@@ -32,13 +34,33 @@ public final class EtcdTxn {
     }
 
     public EtcdTxn put(final String key, final byte[] value) {
+        writes = true;
         success.add(new JsonObjectWriter().object("request_put", new JsonObjectWriter().field("key", EtcdClient.encode(key)).field("value", EtcdClient.encode(value))));
         return this;
     }
 
     public EtcdTxn delete(final String key) {
+        writes = true;
         success.add(new JsonObjectWriter().object("request_delete_range", new JsonObjectWriter().field("key", EtcdClient.encode(key))));
         return this;
+    }
+
+    /** When every compare holds: answers the key as it stands, at the transaction's revision. */
+    public EtcdTxn get(final String key) {
+        success.add(new JsonObjectWriter().object("request_range", new JsonObjectWriter().field("key", EtcdClient.encode(key))));
+        return this;
+    }
+
+    /** When every compare holds: answers the highest key starting with {@code prefix}, at the transaction's revision. */
+    public EtcdTxn getHighest(final String prefix) {
+        success.add(new JsonObjectWriter().object("request_range", new JsonObjectWriter().field("key", EtcdClient.encode(prefix))
+                .field("range_end", EtcdClient.encode(EtcdClient.prefixEnd(prefix))).field("limit", "1").field("sort_order", "DESCEND").field("sort_target", "KEY")));
+        return this;
+    }
+
+    /** Whether it only reads: then sending it again is harmless. */
+    boolean readsOnly() {
+        return !writes;
     }
 
     /** When a compare fails: answers the key as it stands (for a message or a retry). */

@@ -97,4 +97,46 @@ class EtcdClientTest {
             }
         }
     }
+
+    @Test
+    @Timeout(60)
+    void aWriteWhoseAnswerWasLostIsNeverSentToTheNextEndpointButAReadIs() throws Exception {
+        try (EtcdTestServer server = EtcdTestServer.startNew(); AnswerDroppingProxy lossy = new AnswerDroppingProxy(server.endpoint());
+             EtcdClient client = new EtcdClient(EtcdStoreSettings.plain(List.of(lossy.endpoint(), server.endpoint()), "t", 2_000))) {
+            // etcd applies the claim; sent again to the next endpoint it would come back "taken", and its caller would
+            // take its own claim for another holder's.
+            StoreUnavailableException lost = assertThrows(StoreUnavailableException.class, () -> client.txn(new EtcdTxn().ifAbsent("/w").put("/w", bytes("once"))));
+            assertTrue(lost.getMessage().contains("may have been applied"), lost.getMessage());
+            assertEquals("once", client.get("/w").orElseThrow().valueText());
+            try (EtcdClient reader = new EtcdClient(EtcdStoreSettings.plain(List.of(lossy.endpoint(), server.endpoint()), "t", 2_000))) {
+                assertEquals("once", reader.get("/w").orElseThrow().valueText());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void aPoolOfTheLargestSizeIsListedWholeOrNotAtAll() {
+        // 8,192 records (the largest pool) of 1 KB each: about 8 MB in one answer, above gRPC's default 4 MB message.
+        int count = 8_192;
+        byte[] value = bytes("x".repeat(1_000));
+        try (EtcdTestServer server = EtcdTestServer.startNew(); EtcdClient client = new EtcdClient(server.settings("t"))) {
+            for (int batch = 0; batch < count / 128; batch++) {
+                EtcdTxn txn = new EtcdTxn();
+                for (int i = 0; i < 128; i++) {
+                    txn.put("/pool/workers/" + (batch * 128 + i), value);
+                }
+                assertTrue(client.txn(txn).succeeded());
+            }
+            List<EtcdKeyValue> listed;
+            try {
+                listed = client.range("/pool/workers/", 0, false, false);
+            } catch (final StoreUnavailableException ex) {
+                // Too large for the gateway is an error, never a shorter list that would make held numbers look free.
+                return;
+            }
+            assertEquals(count, listed.size());
+            assertTrue(listed.stream().allMatch(each -> each.value().length == value.length));
+        }
+    }
 }

@@ -25,14 +25,14 @@ public final class FaultInjectingEtcdClient extends EtcdClient {
         this.schedule = schedule;
     }
 
-    /** A client whose next transaction is applied by etcd and then answered with a lost connection. */
+    /** A client whose next writing transaction is applied by etcd and then answered with a lost connection. */
     public static EtcdClient losingNextTxnAnswer(final EtcdStoreSettings settings) {
         AtomicBoolean loseNext = new AtomicBoolean(true);
         return new EtcdClient(settings) {
             @Override
             protected JsonObject post(final String path, final String body, final boolean repeatable) {
                 JsonObject answer = super.post(path, body, repeatable);
-                if (path.endsWith("/txn") && loseNext.getAndSet(false)) {
+                if (path.endsWith("/txn") && !repeatable && loseNext.getAndSet(false)) {
                     throw new StoreUnavailableException(describe() + " did not answer " + path + " (injected: the answer was lost after etcd applied it)", null);
                 }
                 return answer;

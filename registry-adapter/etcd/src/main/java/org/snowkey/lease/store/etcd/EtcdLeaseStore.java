@@ -112,12 +112,19 @@ public final class EtcdLeaseStore implements LeaseStore {
 
     @Override
     public Optional<Long> compareAndSet(final LeaseRecord record, final long expectedStoreVersion) {
+        if (expectedStoreVersion < 1) {
+            // etcd compares an absent key's mod_revision as 0, so version 0 would create the record; no stored record has it.
+            return Optional.empty();
+        }
         String key = key(record.pool(), record.workerId());
         return write(new EtcdTxn().ifModRevision(key, expectedStoreVersion).put(key, LeaseRecordJson.write(record)));
     }
 
     @Override
     public boolean delete(final String pool, final int workerId, final long expectedStoreVersion) {
+        if (expectedStoreVersion < 1) {
+            return false;
+        }
         String key = key(pool, workerId);
         return write(new EtcdTxn().ifModRevision(key, expectedStoreVersion).delete(key)).isPresent();
     }

@@ -8,7 +8,6 @@ import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.keygen.segment.StartValues;
-import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeLogJson;
 import org.snowkey.segment.store.SegmentKeys;
 import org.snowkey.store.etcd.EtcdClient;
@@ -18,7 +17,9 @@ import org.snowkey.store.etcd.EtcdTxn;
 /**
  * Ranges from a counter key per sequence key (layout in {@link EtcdSegmentKeys}).
  *
- * <p>An allocation reads the counter and its {@code mod_revision}, then runs ONE transaction: if the counter's
+ * <p>An allocation reads the counter, its {@code mod_revision} and the newest log entry at one revision (a read-only
+ * transaction), and refuses a range that would start at or below the end of the newest logged range (a counter set back
+ * by hand). Then it runs ONE transaction: if the counter's
  * {@code mod_revision} is still the one read (or, for a key without a counter, the counter is still absent) and the
  * range's log entry does not exist, put the counter at the range's last + 1 and put the log entry. etcd applies both
  * or neither. A concurrent allocation that got there first makes the compare fail: this one reads again and retries,
@@ -37,8 +38,6 @@ public final class EtcdRangeAllocator implements RangeAllocator {
 
     private final EtcdSegmentKeys keys;
 
-    private final EtcdRangeLog log;
-
     private final String owner;
 
     private final StartValues starts;
@@ -50,7 +49,6 @@ public final class EtcdRangeAllocator implements RangeAllocator {
      */
     public EtcdRangeAllocator(final EtcdClient client, final String owner, final StartValues starts) {
         this.keys = new EtcdSegmentKeys(client);
-        this.log = new EtcdRangeLog(keys);
         this.owner = SegmentKeys.checkOwner(owner);
         this.starts = starts;
     }
@@ -63,7 +61,11 @@ public final class EtcdRangeAllocator implements RangeAllocator {
         long deadline = System.nanoTime() + GIVE_UP_NANOS;
         int conflicts = 0;
         while (true) {
-            Optional<EtcdKeyValue> counter = keys.read(counterKey, "segment counter");
+            // The counter and the newest log entry at one revision: only an allocation adds an entry, and it moves the counter too.
+            List<EtcdKeyValue> snapshot = keys.snapshot(counterKey, keys.log(key));
+            Optional<EtcdKeyValue> counter = snapshot.stream().filter(each -> each.key().equals(counterKey)).findFirst();
+            long highestLogged = snapshot.stream().filter(each -> !each.key().equals(counterKey)).findFirst()
+                    .map(each -> RangeLogJson.read(key, each.key(), each.value()).range().last()).orElse(0L);
             EtcdTxn txn = new EtcdTxn();
             long next;
             if (counter.isPresent()) {
@@ -71,10 +73,13 @@ public final class EtcdRangeAllocator implements RangeAllocator {
                 txn.ifModRevision(counterKey, counter.get().modRevision());
             } else {
                 // No counter (a new key, or one deleted by hand): start above everything the log holds.
-                next = highestLogged(key) + 1;
+                next = highestLogged + 1;
                 txn.ifAbsent(counterKey);
             }
             NumberRange range = next(key, counterKey, next, wanted);
+            if (range.first() <= highestLogged) {
+                throw setBack(key, counterKey, "the newest range logged under " + keys.log(key) + " ends at " + highestLogged + ", at or above " + range.first());
+            }
             String entryKey = keys.entry(key, range);
             txn.ifAbsent(entryKey).put(counterKey, EtcdSegmentKeys.counterText(range.last() + 1))
                     .put(entryKey, RangeLogJson.write(range, owner, System.currentTimeMillis())).otherwiseGet(counterKey);
@@ -106,10 +111,13 @@ public final class EtcdRangeAllocator implements RangeAllocator {
         long revisionRead = read.map(EtcdKeyValue::modRevision).orElse(0L);
         long revisionNow = now.stream().filter(each -> each.key().equals(counterKey)).mapToLong(EtcdKeyValue::modRevision).findFirst().orElse(0L);
         if (revisionRead == revisionNow) {
-            throw new RangeUnavailableException("SnowKey refuses to allocate numbers of key '" + key + "' on " + keys.describe() + ": the log entry " + entryKey
-                    + " exists already, so the counter " + counterKey + " lies below a logged range (set back by hand?); set it above every range logged under "
-                    + keys.log(key));
+            throw setBack(key, counterKey, "the log entry " + entryKey + " exists already");
         }
+    }
+
+    private RangeUnavailableException setBack(final String key, final String counterKey, final String evidence) {
+        return new RangeUnavailableException("SnowKey refuses to allocate numbers of key '" + key + "' on " + keys.describe() + ": " + evidence
+                + ", so the counter " + counterKey + " lies below a logged range (set back by hand?); set it above every range logged under " + keys.log(key));
     }
 
     /** The range a counter value gives: from the counter (or the start value, if higher) up to the size or 2^53 - 1. */
@@ -120,11 +128,6 @@ public final class EtcdRangeAllocator implements RangeAllocator {
                     + first + ", above 2^53 - 1 (" + NumberRange.MAX_KEY + "), the highest segment number; use another key");
         }
         return new NumberRange(first, first + Math.min(wanted, NumberRange.MAX_KEY - first + 1) - 1);
-    }
-
-    private long highestLogged(final String key) {
-        List<RangeLogEntry> last = log.recent(key, 1);
-        return last.isEmpty() ? 0L : last.get(0).range().last();
     }
 
     @Override

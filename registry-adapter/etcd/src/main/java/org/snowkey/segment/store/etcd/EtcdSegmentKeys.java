@@ -1,6 +1,7 @@
 package org.snowkey.segment.store.etcd;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 
 import org.snowkey.keygen.segment.NumberRange;
@@ -9,6 +10,7 @@ import org.snowkey.segment.store.SegmentKeys;
 import org.snowkey.store.StoreUnavailableException;
 import org.snowkey.store.etcd.EtcdClient;
 import org.snowkey.store.etcd.EtcdKeyValue;
+import org.snowkey.store.etcd.EtcdTxn;
 
 /**
  * The etcd key layout of segment mode, beside the worker-id leases under {@code <namespace>/snowkey/}, and what
@@ -83,6 +85,15 @@ final class EtcdSegmentKeys {
             return client.get(key);
         } catch (final StoreUnavailableException ex) {
             throw failure("read " + what + " " + key, ex);
+        }
+    }
+
+    /** The counter (if it exists) and the highest entry under {@code log} (if any), read at one revision. */
+    List<EtcdKeyValue> snapshot(final String counter, final String log) {
+        try {
+            return client.txn(new EtcdTxn().get(counter).getHighest(log)).read();
+        } catch (final RuntimeException ex) {
+            throw failure("read segment counter " + counter + " and the newest entry under " + log, ex);
         }
     }
 

@@ -116,6 +116,21 @@ class EtcdRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
 
     @Test
     @Timeout(60)
+    void aCounterSetBackIntoTheMiddleOfALoggedRangeFailsClosedInsteadOfHandingItsTailOutAgain() {
+        RangeAllocator allocator = open("solo", StartValuesFixtures.everyKeyAtOne());
+        assertEquals(new NumberRange(1, 10), allocator.allocate("k", 10));
+        assertEquals(new NumberRange(11, 20), allocator.allocate("k", 10));
+        String counter = namespace + "/snowkey/segments/k";
+        EtcdClient client = client();
+        long revision = client.get(counter).orElseThrow().modRevision();
+        // 15 is no log entry's first number, so the entry compare alone cannot see it; 15..20 were handed out already.
+        assertTrue(client.txn(new EtcdTxn().ifModRevision(counter, revision).put(counter, "15".getBytes(StandardCharsets.US_ASCII))).succeeded());
+        RangeUnavailableException refused = assertThrows(RangeUnavailableException.class, () -> allocator.allocate("k", 10));
+        assertTrue(refused.getMessage().contains(counter) && refused.getMessage().contains("below a logged range"), refused.getMessage());
+    }
+
+    @Test
+    @Timeout(60)
     void aCorruptCounterIsNamedWithItsContentAndNeverTakenForANumber() {
         String counter = namespace + "/snowkey/segments/k";
         assertTrue(client().txn(new EtcdTxn().ifAbsent(counter).put(counter, "twelve".getBytes(StandardCharsets.UTF_8))).succeeded());
