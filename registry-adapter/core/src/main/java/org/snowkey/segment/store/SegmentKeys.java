@@ -3,6 +3,9 @@ package org.snowkey.segment.store;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
+import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.config.PropertyNames;
+
 /**
  * What a sequence key may be, the same for every store: the JDBC key column is {@code VARCHAR(191)} (the longest
  * key a MySQL utf8mb4 primary key holds on every version), and a ZooKeeper node name must not be empty. Owners name
@@ -14,6 +17,12 @@ public final class SegmentKeys {
 
     public static final int MAX_OWNER_LENGTH = 255;
 
+    /** The node of the sequence keys' counters under {@code <namespace>/snowkey/} on the tree stores (ZooKeeper, etcd). */
+    public static final String COUNTERS_NODE = "segments";
+
+    /** The node of the sequence keys' range logs under {@code <namespace>/snowkey/} on the tree stores. */
+    public static final String LOGS_NODE = "segment-log";
+
     private SegmentKeys() {
     }
 
@@ -23,6 +32,20 @@ public final class SegmentKeys {
             throw new IllegalArgumentException("segment key '" + key + "' is not allowed: a key is non-blank text of at most " + MAX_LENGTH + " characters");
         }
         return key;
+    }
+
+    /**
+     * Refuses a {@code lease-pool} named like a node of segment mode. On the tree stores the worker-id leases of a pool
+     * live at {@code <namespace>/snowkey/<pool>/workers/}, beside the segment counters and logs: a pool named
+     * {@code segments} would put lease records among the counters (a sequence key {@code workers} would read one as its
+     * counter), {@code segment-log} among the logs. Both fail closed, but block the other generator.
+     */
+    public static String checkLeasePoolBesideSegments(final String pool) {
+        if (COUNTERS_NODE.equals(pool) || LOGS_NODE.equals(pool)) {
+            throw new InvalidSettingException(PropertyNames.LEASE_POOL, pool, "a pool name other than '" + COUNTERS_NODE + "' and '" + LOGS_NODE
+                    + "', which hold SNOWKEY_SEGMENT's counters and range logs beside the lease pools in the same namespace");
+        }
+        return pool;
     }
 
     /** The owner written into each log entry; the JDBC owner column is {@code VARCHAR(255)}. */

@@ -144,7 +144,13 @@ public class EtcdClient implements AutoCloseable {
             String tokenUsed = settings.user() == null ? NO_TOKEN : token();
             HttpResponse<String> response = send(path, body, tokenUsed, repeatable);
             if (response.statusCode() == 200) {
-                return parse(path, response.body());
+                JsonObject answer = parse(path, response.body());
+                if (!(answer.get("header") instanceof JsonObject)) {
+                    // Every etcd answer carries a header; without one, a missing "kvs" would read as "no such key" (a free
+                    // worker id, an unused sequence key) when it is only something else answering on the port.
+                    throw new StoreUnavailableException(describe() + " answered " + path + " without etcd's header: is an etcd server (v3) listening there?", null);
+                }
+                return answer;
             }
             EtcdError error = EtcdError.of(response);
             boolean refusedToken = error.code() == UNAUTHENTICATED || error.code() == INVALID_ARGUMENT && error.message().contains("user name is empty");

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.snowkey.store.StoreUnavailableException;
@@ -20,6 +22,26 @@ class EtcdClientTest {
 
     private static byte[] bytes(final String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Something other than etcd answering 200 with JSON must never read as "no such key" (a free number, an unused counter). */
+    @Test
+    void anAnswerWithoutEtcdsHeaderIsNotReadAsAbsent() throws Exception {
+        HttpServer notEtcd = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        notEtcd.createContext("/", exchange -> {
+            byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        notEtcd.start();
+        try (EtcdClient client = new EtcdClient(EtcdStoreSettings.plain(List.of(URI.create("http://127.0.0.1:" + notEtcd.getAddress().getPort())), "ns", 5_000))) {
+            StoreUnavailableException failure = assertThrows(StoreUnavailableException.class, () -> client.get("ns/snowkey/default/workers/1"));
+            assertTrue(failure.getMessage().contains("without etcd's header"), failure.getMessage());
+            assertThrows(StoreUnavailableException.class, () -> client.range("ns/snowkey/default/workers/", 0, false, false));
+        } finally {
+            notEtcd.stop(0);
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.segment.store.SegmentKeys;
 import org.snowkey.store.etcd.EtcdClient;
 import org.snowkey.store.etcd.EtcdLibraries;
 import org.snowkey.store.etcd.EtcdStoreProps;
@@ -33,6 +34,7 @@ public final class EtcdLeaseProvider extends StoreLeaseProvider<EtcdStoreProps.C
 
     @Override
     protected EtcdStoreProps.Configured parseStore(final PropertyReader reader, final LeaseSettings lease) {
+        SegmentKeys.checkLeasePoolBesideSegments(lease.pool());
         return EtcdStoreProps.parse(reader, System.getenv());
     }
 

@@ -42,7 +42,7 @@ final class EtcdSegmentKeys {
     }
 
     String counters() {
-        return root + "/segments/";
+        return root + "/" + SegmentKeys.COUNTERS_NODE + "/";
     }
 
     String counter(final String key) {
@@ -50,7 +50,7 @@ final class EtcdSegmentKeys {
     }
 
     String log(final String key) {
-        return root + "/segment-log/" + SegmentKeys.pathElement(key) + "/";
+        return root + "/" + SegmentKeys.LOGS_NODE + "/" + SegmentKeys.pathElement(key) + "/";
     }
 
     String entry(final String key, final NumberRange range) {

@@ -47,6 +47,19 @@ class EtcdProvidersTest {
     }
 
     @Test
+    void theLeaseProviderRefusesAPoolNamedLikeTheSegmentNodesBesideIt() {
+        for (String pool : new String[] {"segments", "segment-log"}) {
+            Properties props = new Properties();
+            props.setProperty("etcd-endpoints", "127.0.0.1:2379");
+            props.setProperty("lease-pool", pool);
+            InvalidSettingException bad = assertThrows(InvalidSettingException.class,
+                    () -> new EtcdLeaseProvider().parse(props, LeaseTerms.parse(new PropertyReader(props))));
+            assertEquals("lease-pool", bad.property());
+            assertTrue(bad.getMessage().contains("'" + pool + "'"), bad.getMessage());
+        }
+    }
+
+    @Test
     void theSegmentAllocatorTakesRangesFromTheModesEtcdAndNeverPrintsThePassword() {
         try (EtcdTestServer server = EtcdTestServer.startNew()) {
             Properties props = new Properties();

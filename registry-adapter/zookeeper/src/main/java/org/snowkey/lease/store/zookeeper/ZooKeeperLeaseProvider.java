@@ -9,6 +9,7 @@ import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.segment.store.SegmentKeys;
 import org.snowkey.store.zookeeper.ZooKeeperLibraries;
 import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
 import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
@@ -33,6 +34,7 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperSt
 
     @Override
     protected ZooKeeperStoreProps.Configured parseStore(final PropertyReader reader, final LeaseSettings lease) {
+        SegmentKeys.checkLeasePoolBesideSegments(lease.pool());
         return ZooKeeperStoreProps.parse(reader);
     }
 

@@ -34,12 +34,12 @@ final class ZooKeeperSegmentPaths {
     }
 
     String counters() {
-        return root + "/segments";
+        return root + "/" + SegmentKeys.COUNTERS_NODE;
     }
 
     /** The parent of every key's log node. */
     String logs() {
-        return root + "/segment-log";
+        return root + "/" + SegmentKeys.LOGS_NODE;
     }
 
     String counter(final String key) {

@@ -51,6 +51,9 @@ class ZooKeeperLeaseProviderTest {
         assertRejected(props("zookeeper-server-lists", "a:2181, b/x:2181"), "zookeeper-server-lists", "b/x:2181");
         assertRejected(props("zookeeper-server-lists", "a:2181", "zookeeper-namespace", "a/b"), "zookeeper-namespace", "a/b");
         assertRejected(props("zookeeper-server-lists", "a:2181", "lease-pool", "has space"), "lease-pool", "has space");
+        // The segment counters and logs share the namespace: a pool of their name would mix lease records into them.
+        assertRejected(props("zookeeper-server-lists", "a:2181", "lease-pool", "segments"), "lease-pool", "segments");
+        assertRejected(props("zookeeper-server-lists", "a:2181", "lease-pool", "segment-log"), "lease-pool", "segment-log");
         assertRejected(props("zookeeper-server-lists", "a:2181", "lease-duration-milliseconds", "soon"), "lease-duration-milliseconds", "soon");
         assertRejected(props("zookeeper-server-lists", "a:2181", "lease-duration-milliseconds", "10"), "lease-duration-milliseconds", "10");
         assertRejected(props("zookeeper-server-lists", "a:2181", "lease-acquire-timeout-milliseconds", "-1"), "lease-acquire-timeout-milliseconds", "-1");
