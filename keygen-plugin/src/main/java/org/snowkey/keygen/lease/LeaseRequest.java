@@ -18,11 +18,6 @@ import org.snowkey.keygen.mode.ClusterRegistry;
  */
 public record LeaseRequest(LeaseBackendSettings backend, LeaseTerms terms, IdLayout layout, Optional<ClusterRegistry> clusterRegistry) {
 
-    /** The pool has {@code 2^workerIdBits} numbers. */
-    public int workerIdBits() {
-        return layout.workerIdBits();
-    }
-
     /** The backend settings as the type its provider parsed them into; anything else is a programming error. */
     public <T extends LeaseBackendSettings> T backend(final Class<T> type) {
         if (!type.isInstance(backend)) {
