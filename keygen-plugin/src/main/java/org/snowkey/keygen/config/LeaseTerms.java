@@ -8,8 +8,9 @@ import java.util.regex.Pattern;
  * The lease props every registry shares ({@link PropertyNames#SHARED_LEASE}), parsed and validated, as the lease
  * uses them. They are parsed here, in the plugin, and not by a lease backend, so that they are checked at start-up
  * whether or not a backend is on the class path or a lease is taken at all: a value out of range always fails, and
- * a value that cannot apply (a static worker id takes no lease) is rejected rather than ignored. The lease and its
- * store read this value itself; the intervals and timeouts derived from the duration are derived here.
+ * a value that cannot apply (a static worker id takes no lease) is rejected rather than ignored. The lease and the
+ * store's provider read this record as it is, with no copy in between; what they derive from the duration (the
+ * renewal and retry intervals, a store call's timeout) is derived here.
  *
  * <p>The two durations trade outage tolerance against how long a crashed holder's number stays out of use:
  * <ul>
