@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.IdUnavailableException;
 import org.snowkey.keygen.layout.IdLayout;
@@ -154,7 +155,7 @@ public abstract class AbstractLeaseProtocolContractTest {
 
     protected LeasedWorkerLease lease(final String instanceId, final int workerIdBits, final long durationMillis, final long acquireTimeoutMillis,
                                       final LeaseRuntimeOptions options) {
-        LeaseSettings settings = new LeaseSettings(pool, durationMillis, acquireTimeoutMillis, instanceId);
+        LeaseTerms settings = new LeaseTerms(pool, durationMillis, acquireTimeoutMillis, instanceId);
         LeaseRuntimeOptions withCheckpoint = options.checkpoint() != null ? options
                 : options.withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve(instanceId), pool));
         return closeLater(new LeasedWorkerLease(openStore(), settings, Ids.layout(workerIdBits), withCheckpoint));
@@ -525,7 +526,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         assertEquals(poolLayout, readRecord(held).record().layout());
         List<IdLayout> others = List.of(Ids.layout(4), IdLayout.of(3, 0, poolLayout.epochMillis()), IdLayout.of(3, 1, poolLayout.epochMillis() + 1));
         for (IdLayout other : others) {
-            LeasedWorkerLease second = closeLater(new LeasedWorkerLease(openStore(), new LeaseSettings(pool, 60_000, 0, "layout-other"), other,
+            LeasedWorkerLease second = closeLater(new LeasedWorkerLease(openStore(), new LeaseTerms(pool, 60_000, 0, "layout-other"), other,
                     LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("other"), pool))));
             LeaseUnavailableException refused = assertThrows(LeaseUnavailableException.class, second::currentGrant, other.toString());
             assertTrue(refused.getMessage().contains(LayoutText.format(poolLayout)) && refused.getMessage().contains(LayoutText.format(other))
@@ -556,7 +557,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         AmbiguousStore store = new AmbiguousStore(openStore());
         ManualScheduler renewals = new ManualScheduler();
         try {
-            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 5_000, "ambiguous-renewal"), Ids.layout(3),
+            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseTerms(pool, 60_000, 5_000, "ambiguous-renewal"), Ids.layout(3),
                     LeaseRuntimeOptions.defaults().withRenewalScheduler(renewals).withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool))));
             int number = lease.currentGrant().workerId();
             long versionBefore = readRecord(number).storeVersion();
@@ -579,7 +580,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         AmbiguousStore store = new AmbiguousStore(openStore());
         ManualScheduler renewals = new ManualScheduler();
         try {
-            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 5_000, "two-lost-renewals"), Ids.layout(3),
+            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseTerms(pool, 60_000, 5_000, "two-lost-renewals"), Ids.layout(3),
                     LeaseRuntimeOptions.defaults().withRenewalScheduler(renewals).withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool))));
             int number = lease.currentGrant().workerId();
             store.loseTheAnswerOfTheNextCompareAndSet();
@@ -614,7 +615,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     void aClaimWhoseAnswerWasLostIsAdoptedNotLeaked() {
         AmbiguousStore store = new AmbiguousStore(openStore());
         store.loseTheAnswerOfTheNextCreate();
-        LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "ambiguous-claim"), Ids.layout(1),
+        LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseTerms(pool, 60_000, 10_000, "ambiguous-claim"), Ids.layout(1),
                 LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("first"), pool))));
         int held = first.currentGrant().workerId();
         assertTrue(store.fired());
@@ -633,7 +634,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         SettableClock clock = new SettableClock(System.currentTimeMillis());
         ExecutorService inserts = Executors.newSingleThreadExecutor();
         try {
-            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "slow-renewal"), Ids.layout(1),
+            LeasedWorkerLease lease = closeLater(new LeasedWorkerLease(store, new LeaseTerms(pool, 60_000, 10_000, "slow-renewal"), Ids.layout(1),
                     LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(renewals).withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool))));
             LeaseGrant first = lease.currentGrant();
             long expiresAt = lease.status().expiresAtMillis();
@@ -672,7 +673,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         InterceptingStore store = new InterceptingStore(openStore());
         AtomicReference<LeaseGrant> replacement = new AtomicReference<>();
         store.onNextCompareAndSet(() -> replacement.set(lease("twin", 1, 60_000, 0).currentGrant()), InterceptingStore.Outcome.LOST);
-        LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "twin"), Ids.layout(1),
+        LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseTerms(pool, 60_000, 10_000, "twin"), Ids.layout(1),
                 LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("first"), pool))));
         LeaseGrant mine = first.currentGrant();
         assertTrue(store.fired());
@@ -697,7 +698,7 @@ public abstract class AbstractLeaseProtocolContractTest {
         AtomicReference<LeaseGrant> replacement = new AtomicReference<>();
         store.onNextCompareAndSet(() -> replacement.set(lease("twin", 1, 60_000, 0, LeaseRuntimeOptions.defaults().withClaimRandom(new Random(42)))
                 .currentGrant()), InterceptingStore.Outcome.LOST);
-        LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseSettings(pool, 60_000, 10_000, "twin"), Ids.layout(1),
+        LeasedWorkerLease first = closeLater(new LeasedWorkerLease(store, new LeaseTerms(pool, 60_000, 10_000, "twin"), Ids.layout(1),
                 LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir.resolve("first"), pool)).withClaimRandom(new Random(42))));
         LeaseGrant mine = first.currentGrant();
         assertTrue(store.fired());

@@ -1,12 +1,16 @@
 package org.snowkey.keygen.config;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.regex.Pattern;
 
 /**
- * The lease props every registry shares ({@link PropertyNames#SHARED_LEASE}), parsed and validated. They are
- * parsed here, in the plugin, and not by a lease backend, so that they are checked at start-up whether or not a
- * backend is on the class path or a lease is taken at all: a value out of range always fails, and a value that
- * cannot apply (a static worker id takes no lease) is rejected rather than ignored.
+ * The lease props every registry shares ({@link PropertyNames#SHARED_LEASE}), parsed and validated, as the lease
+ * uses them. They are parsed here, in the plugin, and not by a lease backend, so that they are checked at start-up
+ * whether or not a backend is on the class path or a lease is taken at all: a value out of range always fails, and
+ * a value that cannot apply (a static worker id takes no lease) is rejected rather than ignored. The lease and the
+ * store's provider read this record as it is, with no copy in between; what they derive from the duration (the
+ * renewal and retry intervals, a store call's timeout) is derived here.
  *
  * <p>The two durations trade outage tolerance against how long a crashed holder's number stays out of use:
  * <ul>
@@ -25,7 +29,8 @@ import java.util.regex.Pattern;
  * @param pool the pool name ({@code lease-pool}, default {@value #DEFAULT_POOL})
  * @param durationMillis how long a lease lasts without renewal
  * @param acquireTimeoutMillis how long acquisition retries before failing
- * @param instanceId who holds the lease ({@code instance-id}), or null for the backend's default (host name and process id)
+ * @param instanceId who holds the lease, for operators ({@code instance-id}); null stands for the default, host name and
+ *                   process id, which {@link #instanceId()} returns
  */
 public record LeaseTerms(String pool, long durationMillis, long acquireTimeoutMillis, String instanceId) {
 
@@ -48,6 +53,15 @@ public record LeaseTerms(String pool, long durationMillis, long acquireTimeoutMi
     /** Pool names become ZooKeeper node names and table values: keep them plain. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
+    /** One store call may take this fraction of the lease at most. */
+    private static final long LEASE_FRACTION_FOR_STORE_CALL = 4L;
+
+    public LeaseTerms {
+        if (durationMillis < MIN_DURATION_MILLIS) {
+            throw new IllegalArgumentException("lease duration below " + MIN_DURATION_MILLIS + " ms: " + durationMillis);
+        }
+    }
+
     /**
      * Reads the shared lease props, each with its default when not set.
      *
@@ -65,5 +79,50 @@ public record LeaseTerms(String pool, long durationMillis, long acquireTimeoutMi
             throw new InvalidSettingException(PropertyNames.INSTANCE_ID, instanceId, "expected at most " + MAX_INSTANCE_ID_LENGTH + " printable characters");
         }
         return new LeaseTerms(pool, duration, acquireTimeout, instanceId);
+    }
+
+    /**
+     * Who holds the lease: {@code instance-id}, or else host name and process id, unique among live processes and
+     * telling an operator where to look. The default is looked up on first use, not at parse: a key generator that
+     * takes no lease never asks the host its name.
+     */
+    @Override
+    public String instanceId() {
+        return instanceId != null ? instanceId : DefaultInstanceId.VALUE;
+    }
+
+    /** Renewal period: a third of the lease, so two renewals may fail before the reservation runs out. */
+    public long renewIntervalMillis() {
+        return Math.max(1, durationMillis / 3);
+    }
+
+    /** Retry period after a failed renewal or acquisition attempt: often enough to use a short recovery. */
+    public long retryIntervalMillis() {
+        return Math.max(50, Math.min(1_000, durationMillis / 10));
+    }
+
+    /**
+     * How long one store call (a statement, a connection attempt) may take: a quarter of the lease at most, so that a
+     * hung store still leaves time for retries before the reservation runs out, and no more than the store's own
+     * ceiling.
+     */
+    public long storeCallTimeoutMillis(final long ceilingMillis) {
+        return Math.min(ceilingMillis, durationMillis / LEASE_FRACTION_FOR_STORE_CALL);
+    }
+
+    /** Host name and process id, resolved once per JVM and only when a lease first asks. */
+    private static final class DefaultInstanceId {
+
+        private static final String VALUE = resolve();
+
+        private static String resolve() {
+            String host;
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (final UnknownHostException ex) {
+                host = System.getenv().getOrDefault("HOSTNAME", "unknown-host");
+            }
+            return host + "@" + ProcessHandle.current().pid();
+        }
     }
 }

@@ -48,6 +48,7 @@ public interface WorkerLeaseProvider {
      * a key generator goes through {@code ScopePlanner}, which also rejects unknown props and props that cannot apply.
      */
     default PreparedLease prepare(final Properties props, final IdLayout layout, final Optional<ClusterRegistry> clusterRegistry) {
-        return prepare(new LeaseRequest(parse(props, LeaseTerms.parse(new PropertyReader(props))), layout, clusterRegistry));
+        LeaseTerms terms = LeaseTerms.parse(new PropertyReader(props));
+        return prepare(new LeaseRequest(parse(props, terms), terms, layout, clusterRegistry));
     }
 }

@@ -224,7 +224,7 @@ public final class ScopePlanner {
             // The mode chose this backend and none of its props is set: its defaults (and the mode) apply.
             backend = provider.parse(properties(settings), settings.lease());
         }
-        PreparedLease prepared = provider.prepare(new LeaseRequest(backend, settings.generator().layout(), clusterRegistry));
+        PreparedLease prepared = provider.prepare(new LeaseRequest(backend, settings.lease(), settings.generator().layout(), clusterRegistry));
         return new ScopePlan(settings.generator(), prepared.scopeKey(), prepared::open, false);
     }
 

@@ -7,9 +7,11 @@ import static org.snowkey.keygen.segment.SegmentPropertyNames.STEP_MAX;
 import static org.snowkey.keygen.segment.SegmentPropertyNames.STEP_MIN;
 
 import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.config.PropertyReader;
 
 /**
- * How a segment sequence sizes and fetches its ranges. Each bound is checked once, here, naming the prop.
+ * How a segment sequence sizes and fetches its ranges, read from the props by {@link #parse}. Each bound is checked
+ * here, naming the prop, also for settings built in code.
  *
  * @param minStep                 the smallest range asked for ({@code segment-step-min})
  * @param maxStep                 the largest range asked for ({@code segment-step-max})
@@ -22,6 +24,23 @@ public record SegmentSettings(long minStep, long maxStep, long targetLifetimeMil
     /** Defaults: ranges of 1,000 to 1,000,000 keys sized for 10 s each, the next one fetched at 10% used, 3 s to wait. */
     public static SegmentSettings defaults() {
         return new SegmentSettings(1_000, 1_000_000, 10_000, 10, 3_000);
+    }
+
+    /**
+     * Reads the sizing and fetching props, each over its default.
+     *
+     * @throws InvalidSettingException naming the prop and the value
+     */
+    public static SegmentSettings parse(final PropertyReader reader) {
+        SegmentSettings defaults = defaults();
+        long minStep = reader.longValue(STEP_MIN, defaults.minStep(), 1, NumberRange.MAX_KEY);
+        return new SegmentSettings(
+                minStep,
+                // A larger minimum lifts the default maximum.
+                reader.longValue(STEP_MAX, Math.max(defaults.maxStep(), minStep), 1, NumberRange.MAX_KEY),
+                reader.longValue(RANGE_LIFETIME_MILLISECONDS, defaults.targetLifetimeMillis(), 1, 86_400_000L),
+                reader.intValue(PREFETCH_PERCENT, defaults.prefetchPercent(), 0, 99),
+                reader.longValue(FETCH_TIMEOUT_MILLISECONDS, defaults.fetchTimeoutMillis(), 1, 600_000L));
     }
 
     public SegmentSettings {

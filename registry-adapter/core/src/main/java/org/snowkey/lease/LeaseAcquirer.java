@@ -16,6 +16,7 @@ import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -62,7 +63,7 @@ final class LeaseAcquirer {
 
     private final LeaseStore store;
 
-    private final LeaseSettings settings;
+    private final LeaseTerms settings;
 
     private final IdLayout layout;
 
@@ -87,7 +88,7 @@ final class LeaseAcquirer {
     /** A claim that may have been applied although the store answered with an error: resolved by the next acquisition. */
     private Claim ambiguous;
 
-    LeaseAcquirer(final LeaseStore store, final LeaseSettings settings, final IdLayout layout, final WallClock clock, final RandomGenerator tokenSteps) {
+    LeaseAcquirer(final LeaseStore store, final LeaseTerms settings, final IdLayout layout, final WallClock clock, final RandomGenerator tokenSteps) {
         this.store = store;
         this.settings = settings;
         this.layout = layout;

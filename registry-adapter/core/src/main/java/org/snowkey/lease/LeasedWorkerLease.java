@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.store.LayoutText;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -49,7 +50,7 @@ public final class LeasedWorkerLease implements WorkerLease {
 
     private final LeaseStore store;
 
-    private final LeaseSettings settings;
+    private final LeaseTerms settings;
 
     private final WallClock clock;
 
@@ -84,7 +85,7 @@ public final class LeasedWorkerLease implements WorkerLease {
      * @param layout the id layout: the pool has {@code 2^workerIdBits} numbers, and every record carries the layout
      * @param options clock, scheduler and checkpoint
      */
-    public LeasedWorkerLease(final LeaseStore store, final LeaseSettings settings, final IdLayout layout, final LeaseRuntimeOptions options) {
+    public LeasedWorkerLease(final LeaseStore store, final LeaseTerms settings, final IdLayout layout, final LeaseRuntimeOptions options) {
         this.store = store;
         this.settings = settings;
         this.clock = options.clock();
@@ -331,7 +332,7 @@ public final class LeasedWorkerLease implements WorkerLease {
         return current == null || current.grant().isRevoked() ? Optional.empty() : Optional.of(current.grant());
     }
 
-    public LeaseSettings settings() {
+    public LeaseTerms settings() {
         return settings;
     }
 

@@ -17,10 +17,10 @@ import org.snowkey.store.StoreLibraries;
 
 /**
  * What every lease store's provider does the same way: check that the store's third-party libraries are present,
- * take the shared lease props as the plugin parsed them ({@link LeaseTerms}), parse the store's own once at
- * start-up, complete them from the mode without parsing again, and open a {@link LeasedWorkerLease} on the store. A
- * store says only how its props are parsed and completed, what makes two leases the same scope, and how its
- * {@link LeaseStore} is opened.
+ * parse the store's own props once at start-up, complete them from the mode without parsing again, and open a
+ * {@link LeasedWorkerLease} on the store with the shared lease props as the plugin parsed them ({@link LeaseTerms},
+ * handed over in the {@link LeaseRequest}). A store says only how its props are parsed and completed, what makes two
+ * leases the same scope, and how its {@link LeaseStore} is opened.
  *
  * @param <C> the store's props as parsed, before the mode is known
  * @param <S> the store's settings, completed from the mode
@@ -49,15 +49,14 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
     @Override
     public final LeaseBackendSettings parse(final Properties props, final LeaseTerms terms) {
         requireLibraries();
-        LeaseSettings lease = LeaseSettings.of(terms);
-        return new Parsed<>(this, lease, parseStore(new PropertyReader(props), lease));
+        return new Parsed<>(this, parseStore(new PropertyReader(props), terms));
     }
 
     @Override
     public final PreparedLease prepare(final LeaseRequest request) {
         requireLibraries();
         Parsed<C> parsed = parsedByThis(request);
-        return new Prepared<>(this, parsed.lease(), complete(parsed.store(), request.clusterRegistry(), parsed.lease()), request.layout());
+        return new Prepared<>(this, request.terms(), complete(parsed.store(), request.clusterRegistry(), request.terms()), request.layout());
     }
 
     @SuppressWarnings("unchecked")
@@ -70,10 +69,10 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
     }
 
     /** Parses and validates the store's own props, before the mode is known; no I/O. */
-    protected abstract C parseStore(PropertyReader reader, LeaseSettings lease);
+    protected abstract C parseStore(PropertyReader reader, LeaseTerms terms);
 
     /** Completes the parsed props from ShardingSphere's Cluster mode, if the store takes anything from it; no I/O, no props read. */
-    protected abstract S complete(C parsed, Optional<ClusterRegistry> cluster, LeaseSettings lease);
+    protected abstract S complete(C parsed, Optional<ClusterRegistry> cluster, LeaseTerms terms);
 
     /** What, besides the registry and the pool, makes two leases one scope (see {@link PreparedLease#scopeKey()}); never a secret. */
     protected abstract String scopeOf(S store);
@@ -91,26 +90,26 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
     }
 
     /** The store's props as {@link #parse} made them, with the provider that made them. */
-    private record Parsed<C>(StoreLeaseProvider<C, ?> provider, LeaseSettings lease, C store) implements LeaseBackendSettings {
+    private record Parsed<C>(StoreLeaseProvider<C, ?> provider, C store) implements LeaseBackendSettings {
 
         /** The settings may hold credentials: the provider only. */
         @Override
         public String toString() {
-            return provider.getClass().getSimpleName() + ".Parsed[pool=" + lease.pool() + "]";
+            return provider.getClass().getSimpleName() + ".Parsed";
         }
     }
 
     /** A validated lease, not yet connected. */
-    private record Prepared<S>(StoreLeaseProvider<?, S> provider, LeaseSettings lease, S store, IdLayout layout) implements PreparedLease {
+    private record Prepared<S>(StoreLeaseProvider<?, S> provider, LeaseTerms terms, S store, IdLayout layout) implements PreparedLease {
 
         @Override
         public String scopeKey() {
-            return provider.registry + "|" + provider.scopeOf(store) + "|" + lease.pool();
+            return provider.registry + "|" + provider.scopeOf(store) + "|" + terms.pool();
         }
 
         @Override
         public WorkerLease open() {
-            return new LeasedWorkerLease(provider.openStore(store), lease, layout, LeaseRuntimeOptions.defaults());
+            return new LeasedWorkerLease(provider.openStore(store), terms, layout, LeaseRuntimeOptions.defaults());
         }
 
         /** The scope only: the store settings may hold credentials. */

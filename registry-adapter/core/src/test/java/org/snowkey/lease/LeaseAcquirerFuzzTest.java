@@ -15,6 +15,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
@@ -33,7 +34,7 @@ class LeaseAcquirerFuzzTest {
 
     private static final String POOL = "fuzz";
 
-    private static final LeaseSettings SETTINGS = new LeaseSettings(POOL, 5_000, 1_000, "fuzzer");
+    private static final LeaseTerms SETTINGS = new LeaseTerms(POOL, 5_000, 1_000, "fuzzer");
 
     static final long[] EXTREMES = {0, 1, 1_700_000_000_000L, System.currentTimeMillis(), System.currentTimeMillis() + 86_400_000L,
             (1L << 41) + 1_735_689_600_000L, Long.MAX_VALUE / 2, Long.MAX_VALUE - 5_000, Long.MAX_VALUE - 1, Long.MAX_VALUE};

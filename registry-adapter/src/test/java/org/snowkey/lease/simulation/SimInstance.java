@@ -6,11 +6,11 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.LeaseRuntimeOptions;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.WorkerIdCheckpoint;
 
@@ -78,7 +78,7 @@ final class SimInstance {
         return new SimInstance(instanceId, layout, clock, checkpointDirectory, number);
     }
 
-    void start(final SimWorld world, final SimStore store, final SimStats stats, final LeaseSettings settings, final long toleranceMillis,
+    void start(final SimWorld world, final SimStore store, final SimStats stats, final LeaseTerms settings, final long toleranceMillis,
                final long maxTimeCacheMillis) {
         incarnation++;
         state = State.RUNNING;

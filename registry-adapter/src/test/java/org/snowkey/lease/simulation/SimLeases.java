@@ -1,8 +1,8 @@
 package org.snowkey.lease.simulation;
 
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.LeaseRuntimeOptions;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.store.LeaseStore;
 
@@ -12,7 +12,7 @@ final class SimLeases {
     private SimLeases() {
     }
 
-    static LeasedWorkerLease open(final LeaseStore store, final LeaseSettings settings, final IdLayout layout, final LeaseRuntimeOptions options) {
+    static LeasedWorkerLease open(final LeaseStore store, final LeaseTerms settings, final IdLayout layout, final LeaseRuntimeOptions options) {
         return new LeasedWorkerLease(store, settings, layout, options);
     }
 }

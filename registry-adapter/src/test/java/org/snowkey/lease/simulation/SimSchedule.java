@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdBatch;
 import org.snowkey.keygen.generator.IdUnavailableException;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
-import org.snowkey.lease.LeaseSettings;
 
 /**
  * One simulated schedule, entirely determined by its seed: a pool, a few instances (sometimes more than the pool
@@ -246,7 +246,7 @@ final class SimSchedule {
     }
 
     private void start(final SimInstance instance) {
-        instance.start(world, store, stats, new LeaseSettings(POOL, durationMillis, 0, instance.instanceId()), toleranceMillis, maxTimeCacheMillis);
+        instance.start(world, store, stats, new LeaseTerms(POOL, durationMillis, 0, instance.instanceId()), toleranceMillis, maxTimeCacheMillis);
         instance.client().faults(faultRate, maxStoreDelayMillis);
     }
 

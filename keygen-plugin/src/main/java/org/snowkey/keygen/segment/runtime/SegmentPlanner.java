@@ -75,7 +75,7 @@ public final class SegmentPlanner {
             provider(allocator);
         }
         rejectUnknownAndMisplaced(copy, allocator);
-        SegmentSettings sequence = SegmentPropsParser.sequenceSettings(reader);
+        SegmentSettings sequence = SegmentSettings.parse(reader);
         Map<String, SegmentBackendSettings> backends = new TreeMap<>();
         if (allocator != null) {
             backends.put(allocator, providers.get(allocator).parse(reader, sequence));

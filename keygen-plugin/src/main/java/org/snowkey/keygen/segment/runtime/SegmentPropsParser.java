@@ -1,13 +1,8 @@
 package org.snowkey.keygen.segment.runtime;
 
-import static org.snowkey.keygen.segment.SegmentPropertyNames.FETCH_TIMEOUT_MILLISECONDS;
 import static org.snowkey.keygen.segment.SegmentPropertyNames.KEY;
-import static org.snowkey.keygen.segment.SegmentPropertyNames.PREFETCH_PERCENT;
-import static org.snowkey.keygen.segment.SegmentPropertyNames.RANGE_LIFETIME_MILLISECONDS;
 import static org.snowkey.keygen.segment.SegmentPropertyNames.START_VALUE;
 import static org.snowkey.keygen.segment.SegmentPropertyNames.START_VALUES;
-import static org.snowkey.keygen.segment.SegmentPropertyNames.STEP_MAX;
-import static org.snowkey.keygen.segment.SegmentPropertyNames.STEP_MIN;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,29 +11,16 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.generator.StreamNames;
 import org.snowkey.keygen.segment.NumberRange;
-import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 
 /**
- * Reads the {@code SNOWKEY_SEGMENT} props every allocator shares ({@link org.snowkey.keygen.segment.SegmentPropertyNames})
- * into their settings, each over its default; the allocators read their own.
+ * Reads the keys of the {@code SNOWKEY_SEGMENT} props ({@code segment-key}, {@code segment-start-value(s)}): folded as
+ * ShardingSphere folds table names. The sizing props are read by {@link org.snowkey.keygen.segment.SegmentSettings#parse},
+ * the allocators read their own.
  */
 final class SegmentPropsParser {
 
     private SegmentPropsParser() {
-    }
-
-    /** The sizing and fetching of the ranges, each prop over its default. */
-    static SegmentSettings sequenceSettings(final PropertyReader reader) {
-        SegmentSettings defaults = SegmentSettings.defaults();
-        long minStep = reader.longValue(STEP_MIN, defaults.minStep(), 1, NumberRange.MAX_KEY);
-        return new SegmentSettings(
-                minStep,
-                // A larger minimum lifts the default maximum.
-                reader.longValue(STEP_MAX, Math.max(defaults.maxStep(), minStep), 1, NumberRange.MAX_KEY),
-                reader.longValue(RANGE_LIFETIME_MILLISECONDS, defaults.targetLifetimeMillis(), 1, 86_400_000L),
-                reader.intValue(PREFETCH_PERCENT, defaults.prefetchPercent(), 0, 99),
-                reader.longValue(FETCH_TIMEOUT_MILLISECONDS, defaults.fetchTimeoutMillis(), 1, 600_000L));
     }
 
     /** The shared key, folded like a table name, or null for a sequence per logic table. */

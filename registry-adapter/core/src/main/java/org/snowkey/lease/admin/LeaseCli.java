@@ -15,10 +15,10 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.config.SettingText;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 
@@ -122,12 +122,12 @@ public final class LeaseCli {
         if (RANGE_COMMANDS.contains(command)) {
             return runRangeCommand(command, parsed, operations, props, stores, out, err);
         }
-        LeaseSettings lease;
+        LeaseTerms lease;
         LeaseStore store;
         try {
             requireLibraries(operations);
             PropertyReader reader = new PropertyReader(props);
-            lease = LeaseSettings.parse(reader);
+            lease = LeaseTerms.parse(reader);
             store = operations.open(reader, lease, TIMEOUT_MILLIS);
         } catch (final InvalidSettingException ex) {
             return usageError(ex.getMessage(), stores, err);

@@ -6,8 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 import org.snowkey.store.StoreLibraries;
@@ -47,7 +47,7 @@ public interface StoreOperations {
     }
 
     /** Opens the store for one operator command: every wait bounded by {@code timeoutMillis}, nothing created. */
-    LeaseStore open(PropertyReader reader, LeaseSettings lease, long timeoutMillis);
+    LeaseStore open(PropertyReader reader, LeaseTerms lease, long timeoutMillis);
 
     /**
      * Opens the store's segment range log for {@code ranges} and {@code reconcile}: every wait bounded by
@@ -85,6 +85,6 @@ public interface StoreOperations {
         String usage();
 
         /** Runs it; returns the exit status (0 done, 1 failed, 2 usage or missing confirmation). */
-        int run(LeaseStore store, LeaseSettings lease, LeaseAdmin.Arguments parsed, PrintStream out, PrintStream err);
+        int run(LeaseStore store, LeaseTerms lease, LeaseAdmin.Arguments parsed, PrintStream out, PrintStream err);
     }
 }

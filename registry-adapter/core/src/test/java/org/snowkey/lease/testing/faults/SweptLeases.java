@@ -16,12 +16,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.lease.LeaseRuntimeOptions;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.PoolExhaustedException;
 import org.snowkey.lease.UnusablePoolException;
@@ -73,7 +73,7 @@ public final class SweptLeases implements AutoCloseable {
         LeaseRuntimeOptions options = LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(scheduler)
                 .withCheckpoint(new WorkerIdCheckpoint(checkpoints.resolve(instanceId), pool));
         // No acquisition timeout: a failed attempt fails at once and grant() retries it, without the lease's retry wait.
-        LeasedWorkerLease lease = new LeasedWorkerLease(stores.get(), new LeaseSettings(pool, LEASE_MILLIS, 0L, instanceId), layout, options);
+        LeasedWorkerLease lease = new LeasedWorkerLease(stores.get(), new LeaseTerms(pool, LEASE_MILLIS, 0L, instanceId), layout, options);
         leases.add(lease);
         generators.put(lease, new IdGenerator(layout, lease, clock, 10, 10_000));
         return lease;

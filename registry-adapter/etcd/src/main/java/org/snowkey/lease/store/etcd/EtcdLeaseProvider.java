@@ -3,9 +3,9 @@ package org.snowkey.lease.store.etcd;
 import java.util.Optional;
 import java.util.Set;
 
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.SegmentKeys;
@@ -33,14 +33,14 @@ public final class EtcdLeaseProvider extends StoreLeaseProvider<EtcdStoreProps.C
     }
 
     @Override
-    protected EtcdStoreProps.Configured parseStore(final PropertyReader reader, final LeaseSettings lease) {
-        SegmentKeys.checkLeasePoolBesideSegments(lease.pool());
+    protected EtcdStoreProps.Configured parseStore(final PropertyReader reader, final LeaseTerms terms) {
+        SegmentKeys.checkLeasePoolBesideSegments(terms.pool());
         return EtcdStoreProps.parse(reader, System.getenv());
     }
 
     @Override
-    protected EtcdStoreSettings complete(final EtcdStoreProps.Configured parsed, final Optional<ClusterRegistry> cluster, final LeaseSettings lease) {
-        return EtcdStoreProps.resolve(parsed, cluster, lease.acquireTimeoutMillis());
+    protected EtcdStoreSettings complete(final EtcdStoreProps.Configured parsed, final Optional<ClusterRegistry> cluster, final LeaseTerms terms) {
+        return EtcdStoreProps.resolve(parsed, cluster, terms.acquireTimeoutMillis());
     }
 
     @Override

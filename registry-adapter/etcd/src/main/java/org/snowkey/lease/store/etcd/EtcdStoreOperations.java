@@ -3,8 +3,8 @@ package org.snowkey.lease.store.etcd;
 import java.util.Map;
 import java.util.Optional;
 
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
@@ -47,7 +47,7 @@ public final class EtcdStoreOperations implements StoreOperations {
     }
 
     @Override
-    public LeaseStore open(final PropertyReader reader, final LeaseSettings lease, final long timeoutMillis) {
+    public LeaseStore open(final PropertyReader reader, final LeaseTerms lease, final long timeoutMillis) {
         return new EtcdLeaseStore(new EtcdClient(settings(reader, timeoutMillis)));
     }
 

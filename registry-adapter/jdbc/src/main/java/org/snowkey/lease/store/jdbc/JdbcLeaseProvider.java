@@ -6,11 +6,11 @@ import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.store.LeaseStore;
@@ -31,9 +31,6 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcLeaseProvider.class);
 
-    /** One statement or connection attempt may take this fraction of the lease at most. */
-    private static final long LEASE_FRACTION_FOR_TIMEOUT = 4L;
-
     public JdbcLeaseProvider() {
         super(REGISTRY, JdbcLibraries.REQUIRED);
     }
@@ -44,8 +41,8 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
     }
 
     @Override
-    protected JdbcStoreSettings parseStore(final PropertyReader reader, final LeaseSettings lease) {
-        return parseLease(reader, lease);
+    protected JdbcStoreSettings parseStore(final PropertyReader reader, final LeaseTerms terms) {
+        return parseLease(reader, terms);
     }
 
     /**
@@ -55,14 +52,14 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
      *
      * @throws org.snowkey.keygen.config.InvalidSettingException naming the prop and the value
      */
-    static JdbcStoreSettings parseLease(final PropertyReader reader, final LeaseSettings lease) {
-        long timeout = Math.min(JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS, lease.durationMillis() / LEASE_FRACTION_FOR_TIMEOUT);
-        return JdbcStoreProps.parse(reader, PropertyNames.LEASE_REGISTRY + " = " + REGISTRY, JdbcLeaseSchema.DEFAULT_TABLE, timeout);
+    static JdbcStoreSettings parseLease(final PropertyReader reader, final LeaseTerms terms) {
+        return JdbcStoreProps.parse(reader, PropertyNames.LEASE_REGISTRY + " = " + REGISTRY, JdbcLeaseSchema.DEFAULT_TABLE,
+                terms.storeCallTimeoutMillis(JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS));
     }
 
     /** The mode adds nothing to the JDBC props. */
     @Override
-    protected JdbcStoreSettings complete(final JdbcStoreSettings parsed, final Optional<ClusterRegistry> cluster, final LeaseSettings lease) {
+    protected JdbcStoreSettings complete(final JdbcStoreSettings parsed, final Optional<ClusterRegistry> cluster, final LeaseTerms terms) {
         return parsed;
     }
 

@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.snowkey.keygen.config.InvalidSettingException;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.config.UrlCredentials;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
@@ -73,7 +73,7 @@ public final class JdbcStoreOperations implements StoreOperations {
     }
 
     @Override
-    public LeaseStore open(final PropertyReader reader, final LeaseSettings lease, final long timeoutMillis) {
+    public LeaseStore open(final PropertyReader reader, final LeaseTerms lease, final long timeoutMillis) {
         JdbcStoreSettings parsed = JdbcLeaseProvider.parseLease(reader, lease);
         return new JdbcLeaseStore(new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis));
     }

@@ -12,9 +12,9 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.LeaseRuntimeOptions;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.WorkerIdCheckpoint;
 import org.snowkey.lease.store.LeaseRecord;
@@ -42,7 +42,7 @@ class JdbcLeastPrivilegeTest {
             TestDatabase.POSTGRESQL.execute("GRANT SELECT, INSERT, UPDATE ON " + table.value() + " TO " + role);
             JdbcStoreSettings settings = new JdbcStoreSettings(TestDatabase.POSTGRESQL.url(), role, null, table, false, 2_000L);
             LeaseGrant grant;
-            try (LeasedWorkerLease lease = new LeasedWorkerLease(new JdbcLeaseStore(settings), new LeaseSettings("grants", 1_500, 10_000, "least-privilege"), Ids.layout(4),
+            try (LeasedWorkerLease lease = new LeasedWorkerLease(new JdbcLeaseStore(settings), new LeaseTerms("grants", 1_500, 10_000, "least-privilege"), Ids.layout(4),
                     LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpoints, "grants")))) {
                 grant = lease.currentGrant();
                 long ceiling = grant.ceilingMillis();

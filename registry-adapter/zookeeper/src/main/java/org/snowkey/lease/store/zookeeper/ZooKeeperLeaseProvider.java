@@ -3,10 +3,10 @@ package org.snowkey.lease.store.zookeeper;
 import java.util.Optional;
 import java.util.Set;
 
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.StoreLeaseProvider;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.SegmentKeys;
@@ -33,15 +33,15 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperSt
     }
 
     @Override
-    protected ZooKeeperStoreProps.Configured parseStore(final PropertyReader reader, final LeaseSettings lease) {
-        SegmentKeys.checkLeasePoolBesideSegments(lease.pool());
+    protected ZooKeeperStoreProps.Configured parseStore(final PropertyReader reader, final LeaseTerms terms) {
+        SegmentKeys.checkLeasePoolBesideSegments(terms.pool());
         return ZooKeeperStoreProps.parse(reader);
     }
 
     /** Fills in from a ZooKeeper Cluster mode what the props left unset; nothing is parsed again. */
     @Override
-    protected ZooKeeperStoreSettings complete(final ZooKeeperStoreProps.Configured parsed, final Optional<ClusterRegistry> cluster, final LeaseSettings lease) {
-        return ZooKeeperStoreProps.resolve(parsed, cluster, lease.acquireTimeoutMillis());
+    protected ZooKeeperStoreSettings complete(final ZooKeeperStoreProps.Configured parsed, final Optional<ClusterRegistry> cluster, final LeaseTerms terms) {
+        return ZooKeeperStoreProps.resolve(parsed, cluster, terms.acquireTimeoutMillis());
     }
 
     @Override

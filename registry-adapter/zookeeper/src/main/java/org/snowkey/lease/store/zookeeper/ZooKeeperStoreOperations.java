@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.admin.LeaseAdmin;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
@@ -45,7 +45,7 @@ public final class ZooKeeperStoreOperations implements StoreOperations {
     }
 
     @Override
-    public LeaseStore open(final PropertyReader reader, final LeaseSettings lease, final long timeoutMillis) {
+    public LeaseStore open(final PropertyReader reader, final LeaseTerms lease, final long timeoutMillis) {
         return new ZooKeeperLeaseStore(ZooKeeperStoreProps.parse(reader, Optional.empty(), timeoutMillis));
     }
 
@@ -71,7 +71,7 @@ public final class ZooKeeperStoreOperations implements StoreOperations {
         }
 
         @Override
-        public int run(final LeaseStore store, final LeaseSettings lease, final LeaseAdmin.Arguments parsed, final PrintStream out, final PrintStream err) {
+        public int run(final LeaseStore store, final LeaseTerms lease, final LeaseAdmin.Arguments parsed, final PrintStream out, final PrintStream err) {
             if (parsed.words().size() != 1) {
                 err.println("usage: ... " + usage());
                 return 2;

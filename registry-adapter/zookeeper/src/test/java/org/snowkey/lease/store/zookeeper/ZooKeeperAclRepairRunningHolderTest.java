@@ -16,10 +16,10 @@ import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.LeaseRuntimeOptions;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.WorkerIdCheckpoint;
 import org.snowkey.lease.store.LeaseRecord;
@@ -103,7 +103,7 @@ class ZooKeeperAclRepairRunningHolderTest {
     }
 
     private LeasedWorkerLease lease(final ZooKeeperStoreSettings settings, final String instanceId, final SettableClock clock, final ManualScheduler renewals) {
-        return new LeasedWorkerLease(new ZooKeeperLeaseStore(settings), new LeaseSettings("p", LEASE_MILLIS, 5_000, instanceId), Ids.layout(BITS),
+        return new LeasedWorkerLease(new ZooKeeperLeaseStore(settings), new LeaseTerms("p", LEASE_MILLIS, 5_000, instanceId), Ids.layout(BITS),
                 LeaseRuntimeOptions.defaults().withClock(clock).withRenewalScheduler(renewals)
                         .withCheckpoint(new WorkerIdCheckpoint(checkpoints.resolve(instanceId), "p")));
     }

@@ -16,10 +16,10 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.lease.LeaseRuntimeOptions;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.WorkerIdCheckpoint;
 import org.snowkey.lease.testing.Ids;
@@ -37,7 +37,7 @@ class ZooKeeperEnsembleFailureTest {
     Path checkpointDir;
 
     private LeasedWorkerLease lease(final ZooKeeperLeaseStore store, final String pool) {
-        return new LeasedWorkerLease(store, new LeaseSettings(pool, 3_000, 10_000, "survivor"), Ids.layout(BITS),
+        return new LeasedWorkerLease(store, new LeaseTerms(pool, 3_000, 10_000, "survivor"), Ids.layout(BITS),
                 LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool)));
     }
 

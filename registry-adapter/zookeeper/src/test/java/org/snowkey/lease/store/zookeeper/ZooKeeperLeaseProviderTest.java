@@ -15,7 +15,6 @@ import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.lease.LeaseRequest;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
 import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
@@ -99,7 +98,7 @@ class ZooKeeperLeaseProviderTest {
 
     @Test
     void sharedDefaultsAreDocumentedValues() {
-        LeaseSettings settings = LeaseSettings.parse(new org.snowkey.keygen.config.PropertyReader(props()));
+        LeaseTerms settings = LeaseTerms.parse(new org.snowkey.keygen.config.PropertyReader(props()));
         assertEquals("default", settings.pool());
         assertEquals(60_000, settings.durationMillis());
         assertEquals(15_000, settings.acquireTimeoutMillis());

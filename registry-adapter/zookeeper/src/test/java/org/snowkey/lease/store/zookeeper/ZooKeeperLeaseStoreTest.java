@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -32,7 +33,6 @@ import org.snowkey.keygen.runtime.ScopePlan;
 import org.snowkey.keygen.runtime.ScopePlanner;
 import org.snowkey.keygen.runtime.SnowKeyRuntime;
 import org.snowkey.lease.LeaseRuntimeOptions;
-import org.snowkey.lease.LeaseSettings;
 import org.snowkey.lease.LeasedWorkerLease;
 import org.snowkey.lease.WorkerIdCheckpoint;
 import org.snowkey.lease.admin.LeaseCli;
@@ -70,7 +70,7 @@ class ZooKeeperLeaseStoreTest {
     }
 
     private LeasedWorkerLease lease(final ZooKeeperStoreSettings settings, final String pool, final String instanceId) {
-        return new LeasedWorkerLease(new ZooKeeperLeaseStore(settings), new LeaseSettings(pool, 1_500, 5_000, instanceId), Ids.layout(4),
+        return new LeasedWorkerLease(new ZooKeeperLeaseStore(settings), new LeaseTerms(pool, 1_500, 5_000, instanceId), Ids.layout(4),
                 LeaseRuntimeOptions.defaults().withCheckpoint(new WorkerIdCheckpoint(checkpointDir, pool + instanceId)));
     }
 
