@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.IdUnavailableException;
@@ -166,7 +167,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     }
 
     protected static IdGenerator generator(final LeasedWorkerLease lease, final int workerIdBits, final WallClock clock) {
-        return new IdGenerator(Ids.layout(workerIdBits), lease, clock, 10, 10_000);
+        return new IdGenerator(Ids.layout(workerIdBits), lease, clock, new ClockRules(10, 10_000));
     }
 
     @Test
@@ -606,7 +607,7 @@ public abstract class AbstractLeaseProtocolContractTest {
     void aGeneratorRefusesALeasedLeaseOfAnotherEpoch() {
         LeasedWorkerLease lease = lease("other-epoch", 3, 60_000, 5_000);
         IdLayout otherEpoch = IdLayout.of(3, 1, IdLayout.defaults().epochMillis() + 3_600_000L);
-        assertThrows(IllegalArgumentException.class, () -> new IdGenerator(otherEpoch, lease, WallClock.system(), 10, 0).close(),
+        assertThrows(IllegalArgumentException.class, () -> new IdGenerator(otherEpoch, lease, WallClock.system(), new ClockRules(10, 0)).close(),
                 "a generator of another epoch than the lease's pool layout " + Ids.layout(3) + " was built on it");
     }
 

@@ -10,6 +10,7 @@ import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContex
 import org.apache.shardingsphere.infra.algorithm.keygen.core.KeyGenerateAlgorithm;
 import org.apache.shardingsphere.infra.algorithm.keygen.snowflake.SnowflakeKeyGenerateAlgorithm;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.config.GeneratorSettings;
 import org.snowkey.keygen.generator.IdBatch;
 import org.snowkey.keygen.generator.IdGenerator;
@@ -144,7 +145,7 @@ public abstract class IdSource implements AutoCloseable {
             int workerId = Integer.parseInt(extraProps.getProperty("worker-id", "0"));
             IdLayout layout = IdLayout.of(workerIdBits, lowBits, IdLayout.defaults().epochMillis());
             generator = new IdGenerator(layout, new StaticWorkerLease(workerId), WallClock.system(),
-                    GeneratorSettings.DEFAULT_MAX_TOLERATE_TIME_DIFFERENCE_MILLIS, cache);
+                    new ClockRules(GeneratorSettings.DEFAULT_MAX_TOLERATE_TIME_DIFFERENCE_MILLIS, cache));
             stream = generator.stream(IdGenerator.DEFAULT_STREAM);
         }
 

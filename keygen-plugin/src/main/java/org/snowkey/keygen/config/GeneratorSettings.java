@@ -13,12 +13,10 @@ import org.snowkey.keygen.layout.IdLayout;
  *
  * @param layout bit layout and epoch
  * @param workerId the static worker id, or null when none is configured
- * @param maxTolerateTimeDifferenceMillis how long a call may wait for a clock that moved back
- * @param maxTimeCacheMillis how far the logical timestamp may lag the wall clock (the time cache cap)
+ * @param clockRules the tolerance for a clock that moved back and the time cache cap, handed whole to the generator
  * @param sequenceScope one stream per table or one for all tables
  */
-public record GeneratorSettings(IdLayout layout, Integer workerId, long maxTolerateTimeDifferenceMillis, long maxTimeCacheMillis,
-                                SequenceScope sequenceScope) {
+public record GeneratorSettings(IdLayout layout, Integer workerId, ClockRules clockRules, SequenceScope sequenceScope) {
 
     public static final String DEFAULT_EPOCH = "2025-01-01T00:00:00Z";
 
@@ -62,7 +60,17 @@ public record GeneratorSettings(IdLayout layout, Integer workerId, long maxToler
         long tolerance = reader.longValue(PropertyNames.MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS, DEFAULT_MAX_TOLERATE_TIME_DIFFERENCE_MILLIS, 0, MAX_TOLERANCE_MILLIS);
         long cache = reader.longValue(PropertyNames.MAX_TIME_CACHE_MILLISECONDS, DEFAULT_MAX_TIME_CACHE_MILLIS, 0, IdLayout.MAX_TIMESTAMP);
         SequenceScope scope = SequenceScope.parse(reader.text(PropertyNames.SEQUENCE_SCOPE, SequenceScope.TABLE.propertyValue()));
-        return new GeneratorSettings(IdLayout.of(workerIdBits, lowBits, epoch), workerId, tolerance, cache, scope);
+        return new GeneratorSettings(IdLayout.of(workerIdBits, lowBits, epoch), workerId, new ClockRules(tolerance, cache), scope);
+    }
+
+    /** How long a call may wait for a clock that moved back, as parsed. */
+    public long maxTolerateTimeDifferenceMillis() {
+        return clockRules.maxTolerateTimeDifferenceMillis();
+    }
+
+    /** The time cache cap, as parsed. */
+    public long maxTimeCacheMillis() {
+        return clockRules.maxTimeCacheMillis();
     }
 
     private static void rejectUnknown(final Properties props, final Set<String> otherKnownProps) {

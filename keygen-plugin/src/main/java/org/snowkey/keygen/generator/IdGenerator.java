@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -39,11 +40,9 @@ public final class IdGenerator implements AutoCloseable {
      * @param layout the id layout
      * @param lease where the worker id comes from
      * @param clock the wall clock
-     * @param maxTolerateTimeDifferenceMillis how long a call may wait for a clock that moved back
-     * @param maxTimeCacheMillis how far the logical timestamp may lag the wall clock
+     * @param clockRules the tolerance for a clock that moved back and the time cache cap
      */
-    public IdGenerator(final IdLayout layout, final WorkerLease lease, final WallClock clock, final long maxTolerateTimeDifferenceMillis,
-                       final long maxTimeCacheMillis) {
+    public IdGenerator(final IdLayout layout, final WorkerLease lease, final WallClock clock, final ClockRules clockRules) {
         if (!layout.hasHighSequenceBits()) {
             throw new IllegalArgumentException("sequence-low-bits must be below the sequence bits (22 - worker-id-bits), was "
                     + layout.sequenceLowBits() + " of " + layout.sequenceBits() + ": every worker id could issue only one id per millisecond");
@@ -51,7 +50,7 @@ public final class IdGenerator implements AutoCloseable {
         lease.requireLayout(layout);
         this.layout = layout;
         this.lease = lease;
-        this.policy = new IssuePolicy(layout, clock, maxTolerateTimeDifferenceMillis, maxTimeCacheMillis);
+        this.policy = new IssuePolicy(layout, clock, clockRules);
         this.idSpace = new IdSpace(lease, policy);
     }
 

@@ -56,7 +56,7 @@ final class IdSpace {
         if (current == null) {
             return 0;
         }
-        return Math.max(0, Math.min(policy.maxTimeCacheMillis(), policy.nowLogical() - layout.timestampOfHigh(current.lastCounter())));
+        return policy.timeCacheOf(policy.nowLogical() - layout.timestampOfHigh(current.lastCounter()));
     }
 
     private GrantCounter currentCounter() {
@@ -163,7 +163,7 @@ final class IdSpace {
                 }
                 long base = last;
                 long now = policy.nowLogical();
-                long cacheFloor = now - policy.maxTimeCacheMillis();
+                long cacheFloor = policy.timeCacheFloor(now);
                 if (layout.timestampOfHigh(last) < cacheFloor) {
                     // Idle longer than the cache cap: drop the stale cache in whole milliseconds, so that decoded
                     // timestamps stay near real time. Never so far that the batch would end ahead of the clock.

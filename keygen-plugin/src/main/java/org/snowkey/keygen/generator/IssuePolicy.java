@@ -6,13 +6,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 
 /**
  * The rules every stream of a generator issues under (docs/design.md, "The historical clock"): never past the wall clock, never past
- * the lease ceiling, wait for a clock that moved back only up to the tolerance. Shared by the streams of one
+ * the lease ceiling, wait for a clock that moved back only up to the tolerance, spend at most the time cache cap of idle
+ * time at once. The one place that applies the generator's {@link ClockRules}. Shared by the streams of one
  * generator, together with the highest clock reading seen, which tells a clock step back from a burst that
  * simply ran ahead of the clock.
  */
@@ -30,11 +32,11 @@ final class IssuePolicy {
 
     private final LongAdder clockBackWaits = new LongAdder();
 
-    IssuePolicy(final IdLayout layout, final WallClock clock, final long toleranceMillis, final long maxTimeCacheMillis) {
+    IssuePolicy(final IdLayout layout, final WallClock clock, final ClockRules rules) {
         this.layout = layout;
         this.clock = clock;
-        this.toleranceMillis = toleranceMillis;
-        this.maxTimeCacheMillis = maxTimeCacheMillis;
+        this.toleranceMillis = rules.maxTolerateTimeDifferenceMillis();
+        this.maxTimeCacheMillis = rules.maxTimeCacheMillis();
     }
 
     IdLayout layout() {
@@ -45,8 +47,17 @@ final class IssuePolicy {
         return clock;
     }
 
-    long maxTimeCacheMillis() {
-        return maxTimeCacheMillis;
+    /**
+     * The oldest logical timestamp a batch may take at {@code nowLogical}: a counter idle for longer than the time cache
+     * cap drops the rest, so that decoded timestamps stay near real time.
+     */
+    long timeCacheFloor(final long nowLogical) {
+        return nowLogical - maxTimeCacheMillis;
+    }
+
+    /** The time cache a counter has when its last timestamp lags the clock by {@code lagMillis}: the lag, within 0 and the cap. */
+    long timeCacheOf(final long lagMillis) {
+        return Math.max(0, Math.min(maxTimeCacheMillis, lagMillis));
     }
 
     long clockBackWaits() {

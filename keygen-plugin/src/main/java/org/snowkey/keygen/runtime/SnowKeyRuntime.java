@@ -126,8 +126,7 @@ public final class SnowKeyRuntime {
                 LOG.warn("SnowKey runs with worker id 0 because neither '{}' nor '{}' is set: this is only safe while a single instance "
                         + "generates keys; several instances will produce duplicate keys", PropertyNames.LEASE_REGISTRY, PropertyNames.WORKER_ID);
             }
-            IdGenerator generator = new IdGenerator(settings.layout(), plan.leaseOpener().get(), clock,
-                    settings.maxTolerateTimeDifferenceMillis(), settings.maxTimeCacheMillis());
+            IdGenerator generator = new IdGenerator(settings.layout(), plan.leaseOpener().get(), clock, settings.clockRules());
             LOG.info("SnowKey generator for scope {} created: {}", plan.scopeKey(), generator);
             return generator;
         }
@@ -136,8 +135,7 @@ public final class SnowKeyRuntime {
         public void checkJoin(final String scopeKey, final ScopePlan opened, final ScopePlan joining) {
             GeneratorSettings mine = opened.settings();
             GeneratorSettings theirs = joining.settings();
-            if (!mine.layout().equals(theirs.layout()) || mine.maxTolerateTimeDifferenceMillis() != theirs.maxTolerateTimeDifferenceMillis()
-                    || mine.maxTimeCacheMillis() != theirs.maxTimeCacheMillis()) {
+            if (!mine.layout().equals(theirs.layout()) || !mine.clockRules().equals(theirs.clockRules())) {
                 throw new IllegalStateException("SnowKey scope " + scopeKey + " already runs with " + describe(mine)
                         + "; another key generator of the same scope asks for " + describe(theirs)
                         + ". Key generators sharing a worker id in one JVM must share these settings (a key generator ShardingSphere replaced at"
@@ -153,8 +151,7 @@ public final class SnowKeyRuntime {
         }
 
         private static String describe(final GeneratorSettings settings) {
-            return settings.layout() + ", " + PropertyNames.MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS + "=" + settings.maxTolerateTimeDifferenceMillis()
-                    + ", " + PropertyNames.MAX_TIME_CACHE_MILLISECONDS + "=" + settings.maxTimeCacheMillis();
+            return settings.layout() + ", " + settings.clockRules().describe();
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.WorkerLease;
@@ -50,7 +51,7 @@ class LeaseChangeInterleavingTest {
         };
         LeaseGrant first = new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1");
         GatedLease lease = new GatedLease(first, "stale");
-        SequenceStream stream = new IdGenerator(LAYOUT, lease, clock, 10_000, 10_000).stream("t");
+        SequenceStream stream = new IdGenerator(LAYOUT, lease, clock, new ClockRules(10_000, 10_000)).stream("t");
         stream.nextId();
         manual.advance(5);
 
@@ -90,7 +91,7 @@ class LeaseChangeInterleavingTest {
         ManualClock clock = new ManualClock(T);
         LeaseGrant first = new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1");
         GatedLease lease = new GatedLease(first, "mover", 2);
-        SequenceStream stream = new IdGenerator(LAYOUT, lease, clock, 10_000, 10_000).stream("t");
+        SequenceStream stream = new IdGenerator(LAYOUT, lease, clock, new ClockRules(10_000, 10_000)).stream("t");
         stream.nextId();
         clock.advance(5);
         first.revoke("lost in a test");

@@ -17,6 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -32,7 +33,7 @@ class SequenceStreamTest {
     private static final long T = LAYOUT.epochMillis() + 1_000_000L;
 
     private static IdGenerator generator(final WallClock clock, final SwitchableLease lease, final long tolerance, final long cap) {
-        return new IdGenerator(LAYOUT, lease, clock, tolerance, cap);
+        return new IdGenerator(LAYOUT, lease, clock, new ClockRules(tolerance, cap));
     }
 
     private static SwitchableLease lease(final int workerId, final long floor, final long ceiling) {
@@ -41,7 +42,7 @@ class SequenceStreamTest {
 
     @Test
     void idsOfOneStreamAreStrictlyIncreasingAndAlternateOddEven() {
-        IdGenerator generator = new IdGenerator(LAYOUT, new StaticWorkerLease(5), WallClock.system(), 10, 10_000);
+        IdGenerator generator = new IdGenerator(LAYOUT, new StaticWorkerLease(5), WallClock.system(), new ClockRules(10, 10_000));
         SequenceStream stream = generator.stream("orders");
         long previous = stream.nextId();
         for (int i = 0; i < 300_000; i++) {
@@ -55,7 +56,7 @@ class SequenceStreamTest {
 
     @Test
     void streamsAlternateParityOnTheirOwnWhenCallsInterleave() {
-        IdGenerator generator = new IdGenerator(LAYOUT, new StaticWorkerLease(1), WallClock.system(), 10, 10_000);
+        IdGenerator generator = new IdGenerator(LAYOUT, new StaticWorkerLease(1), WallClock.system(), new ClockRules(10, 10_000));
         SequenceStream orders = generator.stream("orders");
         SequenceStream items = generator.stream("items");
         int[] orderParity = new int[2];
@@ -70,7 +71,7 @@ class SequenceStreamTest {
 
     @Test
     void aBatchIsConsecutiveAndFollowedByTheNextId() {
-        IdGenerator generator = new IdGenerator(LAYOUT, new StaticWorkerLease(3), WallClock.system(), 10, 10_000);
+        IdGenerator generator = new IdGenerator(LAYOUT, new StaticWorkerLease(3), WallClock.system(), new ClockRules(10, 10_000));
         SequenceStream stream = generator.stream("t");
         long before = stream.nextId();
         IdBatch batch = stream.nextIds(1000);
@@ -89,7 +90,7 @@ class SequenceStreamTest {
     @Test
     void millionsOfIdsFromSeveralThreadsMixingSinglesAndBatchesNeverRepeat() throws Exception {
         IdLayout layout = IdLayout.of(10, 1, LAYOUT.epochMillis());
-        IdGenerator generator = new IdGenerator(layout, new StaticWorkerLease(1023), WallClock.system(), 10, 10_000);
+        IdGenerator generator = new IdGenerator(layout, new StaticWorkerLease(1023), WallClock.system(), new ClockRules(10, 10_000));
         SequenceStream stream = generator.stream("shared");
         int threads = 4;
         int perThread = 750_000;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.testing.ManualClock;
@@ -32,7 +33,7 @@ class SharedIdSpaceTest {
     @Test
     void twoTablesIssuingTogetherAfterIdlenessNeverShareAnIdAndEachStaysBalanced() {
         ManualClock clock = new ManualClock(T);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease(), clock, 10, 1_000);
+        IdGenerator generator = new IdGenerator(LAYOUT, lease(), clock, new ClockRules(10, 1_000));
         SequenceStream orders = generator.stream("t_order");
         SequenceStream items = generator.stream("t_order_item");
         Set<Long> all = new HashSet<>();
@@ -60,7 +61,7 @@ class SharedIdSpaceTest {
     void alternatingInsertsKeepEveryTableBalancedModuloFourAtFourLowBits() {
         IdLayout layout = IdLayout.of(13, 4, LAYOUT.epochMillis());
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = new IdGenerator(layout, lease(), clock, 10, 1_000);
+        IdGenerator generator = new IdGenerator(layout, lease(), clock, new ClockRules(10, 1_000));
         List<SequenceStream> tables = List.of(generator.stream("a"), generator.stream("b"), generator.stream("c"));
         int[][] buckets = new int[3][16];
         Set<Long> all = new HashSet<>();
@@ -83,7 +84,7 @@ class SharedIdSpaceTest {
         // A table moved to another key generator (or scope) on the same worker id gets a stream it never used: that
         // stream must never issue below what the table already got.
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease(), clock, 10, 10_000);
+        IdGenerator generator = new IdGenerator(LAYOUT, lease(), clock, new ClockRules(10, 10_000));
         generator.stream(IdGenerator.DEFAULT_STREAM).nextId();
         clock.advance(3);
         SequenceStream table = generator.stream("t_order_item");
@@ -101,7 +102,7 @@ class SharedIdSpaceTest {
     @Test
     void aBatchIsOneStepOnTheSharedCounterAndContinuesTheTablesCycle() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease(), clock, 10, 10_000);
+        IdGenerator generator = new IdGenerator(LAYOUT, lease(), clock, new ClockRules(10, 10_000));
         SequenceStream orders = generator.stream("t_order");
         SequenceStream items = generator.stream("t_order_item");
         long order = orders.nextId();
@@ -120,7 +121,7 @@ class SharedIdSpaceTest {
     @Test
     void aLayoutWithoutHighSequenceBitsIsRefused() {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                () -> new IdGenerator(IdLayout.of(20, 2, LAYOUT.epochMillis()), lease(), new ManualClock(T), 10, 10));
+                () -> new IdGenerator(IdLayout.of(20, 2, LAYOUT.epochMillis()), lease(), new ManualClock(T), new ClockRules(10, 10)));
         assertTrue(refused.getMessage().contains("sequence-low-bits must be below the sequence bits"), refused.getMessage());
     }
 }

@@ -13,6 +13,7 @@ import com.cedarsoftware.util.CaseInsensitiveMap;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.StaticWorkerLease;
 
@@ -21,7 +22,7 @@ class StreamNamesTest {
 
     @Test
     void spellingsOfOneTableAreOneStream() {
-        IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(40), WallClock.system(), 10, 10_000);
+        IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(40), WallClock.system(), new ClockRules(10, 10_000));
         SequenceStream stream = generator.stream("db.t_order");
         for (String each : new String[] {"DB.T_ORDER", "Db.T_Order", "`db`.`t_order`", "\"DB\".\"T_ORDER\"", "[db].[t_order]", " db . t_order "}) {
             assertSame(stream, generator.stream(each), each);
@@ -45,7 +46,7 @@ class StreamNamesTest {
             Map<String, String> shardingSphereTables = new CaseInsensitiveMap<>();
             shardingSphereTables.put(spellings[1], "the logic table");
             assertEquals("the logic table", shardingSphereTables.get(spellings[0]), "ShardingSphere's own view: one table");
-            IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(42), WallClock.system(), 10, 10_000);
+            IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(42), WallClock.system(), new ClockRules(10, 10_000));
             assertSame(generator.stream(spellings[1]), generator.stream(spellings[0]), spellings[0] + " and " + spellings[1]);
             generator.close();
         }
@@ -54,7 +55,7 @@ class StreamNamesTest {
     /** ShardingSphere passes the table of {@code INSERT INTO `t.x`} as {@code t.x}: quoted or not, one stream. */
     @Test
     void aQuotedNameWithADotIsTheStreamOfItsUnquotedSpelling() {
-        IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(43), WallClock.system(), 10, 10_000);
+        IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(43), WallClock.system(), new ClockRules(10, 10_000));
         SequenceStream stream = generator.stream(streamNameShardingSpherePasses("db", "t.x"));
         for (String each : new String[] {"db.`t.x`", "`db`.`t.x`", "\"db\".\"T.X\"", "[db].[t.x]", "`db.t.x`"}) {
             assertSame(stream, generator.stream(each), each);
@@ -90,7 +91,7 @@ class StreamNamesTest {
 
     @Test
     void aStreamNeedsAName() {
-        IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(41), WallClock.system(), 10, 10_000);
+        IdGenerator generator = new IdGenerator(IdLayout.defaults(), new StaticWorkerLease(41), WallClock.system(), new ClockRules(10, 10_000));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> generator.stream(" ")).getMessage().contains("needs a name"));
         assertThrows(IllegalArgumentException.class, () -> generator.stream(null));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> generator.stream("``")).getMessage().contains("needs a name"),

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.testing.ManualClock;
@@ -27,7 +28,7 @@ class StaticWorkerLeaseEpochTest {
         ManualClock clock = new ManualClock(System.currentTimeMillis());
         StaticHighWaterMarks marks = new StaticHighWaterMarks();
         Set<Long> issued = new HashSet<>();
-        try (IdGenerator first = new IdGenerator(layout, new StaticWorkerLease(3, CUSTOM_EPOCH, marks), clock, 10, 0)) {
+        try (IdGenerator first = new IdGenerator(layout, new StaticWorkerLease(3, CUSTOM_EPOCH, marks), clock, new ClockRules(10, 0))) {
             for (int i = 0; i < 10; i++) {
                 issued.add(first.nextId());
             }
@@ -35,7 +36,7 @@ class StaticWorkerLeaseEpochTest {
         // Reopened in the same millisecond, through the constructor that assumes the default epoch.
         StaticWorkerLease defaultEpoch = new StaticWorkerLease(3, marks);
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> {
-            try (IdGenerator second = new IdGenerator(layout, defaultEpoch, clock, 10, 0)) {
+            try (IdGenerator second = new IdGenerator(layout, defaultEpoch, clock, new ClockRules(10, 0))) {
                 long id = second.nextId();
                 assertTrue(issued.add(id), "the reopened static worker id repeated " + layout.decode(id));
             }

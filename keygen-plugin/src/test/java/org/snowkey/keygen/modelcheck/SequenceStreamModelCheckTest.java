@@ -13,6 +13,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.generator.IdBatch;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.IdUnavailableException;
@@ -46,7 +47,7 @@ public class SequenceStreamModelCheckTest {
 
     private final SwitchableLease lease = new SwitchableLease(new LeaseGrant(500, T, LeaseGrant.UNBOUNDED, "worker id 500"));
 
-    private final IdGenerator generator = new IdGenerator(LAYOUT, lease, clock, 1_000, 1_000);
+    private final IdGenerator generator = new IdGenerator(LAYOUT, lease, clock, new ClockRules(1_000, 1_000));
 
     private final SequenceStream stream = generator.stream("t_order");
 

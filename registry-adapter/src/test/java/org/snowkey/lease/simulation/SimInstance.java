@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.layout.IdLayout;
@@ -94,7 +95,7 @@ final class SimInstance {
                 // A replacement draws its own (a process's SecureRandom shares nothing with its twin's).
                 .withClaimRandom(new Random(world.seed() * 31 + instanceId.hashCode() * 17L + incarnation + replacementNumber * 1_000_003L));
         lease = SimLeases.open(client, settings, layout, options);
-        generator = new IdGenerator(layout, lease, clock, toleranceMillis, maxTimeCacheMillis);
+        generator = new IdGenerator(layout, lease, clock, new ClockRules(toleranceMillis, maxTimeCacheMillis));
     }
 
     /** The process dies: nothing is released, its timers never fire. */

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.layout.IdLayout;
@@ -75,7 +76,7 @@ public final class SweptLeases implements AutoCloseable {
         // No acquisition timeout: a failed attempt fails at once and grant() retries it, without the lease's retry wait.
         LeasedWorkerLease lease = new LeasedWorkerLease(stores.get(), new LeaseTerms(pool, LEASE_MILLIS, 0L, instanceId), layout, options);
         leases.add(lease);
-        generators.put(lease, new IdGenerator(layout, lease, clock, 10, 10_000));
+        generators.put(lease, new IdGenerator(layout, lease, clock, new ClockRules(10, 10_000)));
         return lease;
     }
 

@@ -16,6 +16,7 @@ import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -57,7 +58,7 @@ class ZooKeeperAclRepairRunningHolderTest {
             ManualScheduler renewals = new ManualScheduler();
             try (ZooKeeperLeaseStore operator = new ZooKeeperLeaseStore(settings)) {
                 LeasedWorkerLease holder = lease(settings, "holder", clock, renewals);
-                IdGenerator holderIds = new IdGenerator(Ids.layout(BITS), holder, clock, 10, 10_000);
+                IdGenerator holderIds = new IdGenerator(Ids.layout(BITS), holder, clock, new ClockRules(10, 10_000));
                 LeaseGrant grant = holder.currentGrant();
                 int number = grant.workerId();
                 Set<Long> issued = new HashSet<>();
@@ -86,7 +87,7 @@ class ZooKeeperAclRepairRunningHolderTest {
 
                 new WorkerIdCheckpoint(checkpoints.resolve("successor"), "p").write(number);
                 LeasedWorkerLease successor = lease(settings, "successor", clock, renewals);
-                try (IdGenerator successorIds = new IdGenerator(Ids.layout(BITS), successor, clock, 10, 10_000)) {
+                try (IdGenerator successorIds = new IdGenerator(Ids.layout(BITS), successor, clock, new ClockRules(10, 10_000))) {
                     LeaseGrant next = successor.currentGrant();
                     assertEquals(number, next.workerId(), "the successor took the holder's number");
                     assertTrue(next.floorMillis() > raised, "the successor starts at " + next.floorMillis() + ", not above the raised reservation " + raised);

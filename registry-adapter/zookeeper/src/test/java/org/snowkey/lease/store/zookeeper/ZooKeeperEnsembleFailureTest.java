@@ -16,6 +16,7 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.clock.WallClock;
+import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -46,7 +47,7 @@ class ZooKeeperEnsembleFailureTest {
         try (TestingServer server = new TestingServer(true)) {
             ZooKeeperLeaseStore store = new ZooKeeperLeaseStore(new ZooKeeperStoreSettings(server.getConnectString(), "failures", null, 2_000));
             try (LeasedWorkerLease lease = lease(store, "session")) {
-                IdGenerator generator = new IdGenerator(Ids.layout(BITS), lease, WallClock.system(), 10, 10_000);
+                IdGenerator generator = new IdGenerator(Ids.layout(BITS), lease, WallClock.system(), new ClockRules(10, 10_000));
                 LeaseGrant grant = lease.currentGrant();
                 generator.nextId();
                 long ceiling = grant.ceilingMillis();
@@ -69,7 +70,7 @@ class ZooKeeperEnsembleFailureTest {
             cluster.start();
             ZooKeeperLeaseStore store = new ZooKeeperLeaseStore(new ZooKeeperStoreSettings(cluster.getConnectString(), "failures", null, 3_000));
             try (LeasedWorkerLease lease = lease(store, "ensemble")) {
-                IdGenerator generator = new IdGenerator(Ids.layout(BITS), lease, WallClock.system(), 10, 10_000);
+                IdGenerator generator = new IdGenerator(Ids.layout(BITS), lease, WallClock.system(), new ClockRules(10, 10_000));
                 LeaseGrant grant = lease.currentGrant();
                 long before = generator.nextId();
                 InstanceSpec connected = cluster.findConnectionInstance(store.client().getZookeeperClient().getZooKeeper());
