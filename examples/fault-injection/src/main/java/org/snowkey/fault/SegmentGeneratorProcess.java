@@ -50,7 +50,7 @@ public final class SegmentGeneratorProcess {
             events.println("START " + System.currentTimeMillis() + " " + ProcessHandle.current().pid());
             // Joining connects to nothing: the first key fetches the first range, so a store down at start-up shows as failed calls.
             SegmentScope scope = SegmentRuntime.get().join(SegmentPlanner.get().plan(SegmentPlanner.get().parse(props), Optional.empty()), incarnation);
-            SegmentSequence sequence = scope.sequence(scope.sharedKey());
+            SegmentSequence sequence = scope.sequence(scope.segmentKey().shared());
             long written = 0;
             long failures = 0;
             boolean failing = false;

@@ -8,7 +8,6 @@ import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.config.InvalidSettingException;
-import org.snowkey.keygen.generator.StreamNames;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.keygen.segment.SegmentSequence;
@@ -35,7 +34,7 @@ public final class SegmentBinding extends KeyGeneratorBinding<SegmentGeneratorSe
      * ShardingSphere folds table names), or the scope's shared {@code segment-key} for every table.
      */
     private final TableCache<SegmentScope, SegmentSequence> sequences = new TableCache<>(
-            (scope, table) -> scope.sequence(scope.sharedKey() != null ? scope.sharedKey() : StreamNames.normalise(table)));
+            (scope, table) -> scope.sequence(scope.segmentKey().sequenceOf(table)));
 
     public SegmentBinding() {
         super(SnowKeySegmentKeyGenerateAlgorithm.TYPE);
@@ -129,7 +128,7 @@ public final class SegmentBinding extends KeyGeneratorBinding<SegmentGeneratorSe
     SegmentScope open(final SegmentPlan plan, final Object owner) {
         SegmentScope joined = SegmentRuntime.get().join(plan, owner == null ? UNOWNED : owner);
         LOG.info("SnowKey SNOWKEY_SEGMENT is active: ranges from {}{}", joined.allocator(),
-                joined.sharedKey() == null ? ", one sequence per logic table" : ", one sequence '" + joined.sharedKey() + "' for every table");
+                joined.segmentKey().isShared() ? ", one sequence '" + joined.segmentKey().shared() + "' for every table" : ", one sequence per logic table");
         return joined;
     }
 
@@ -149,7 +148,7 @@ public final class SegmentBinding extends KeyGeneratorBinding<SegmentGeneratorSe
     /** The sequence of {@code segment-key}, for lines that do not name the table ({@link #initWithoutTables}). */
     public SegmentSequence sequenceWithoutTable() {
         SegmentScope current = issuer();
-        return current.sequence(current.sharedKey());
+        return current.sequence(current.segmentKey().shared());
     }
 
     /** The scope this binding issues from, joining it (without a context) if ShardingSphere never did. */

@@ -1,5 +1,6 @@
 package org.snowkey.keygen.segment.runtime;
 
+import java.util.Objects;
 import java.util.TreeMap;
 
 import org.snowkey.keygen.segment.SegmentSettings;
@@ -12,9 +13,13 @@ import org.snowkey.keygen.segment.StartValues;
  * @param allocator the prepared allocator backend
  * @param sequence  how ranges are sized and fetched
  * @param starts    the first number of each key
- * @param sharedKey the one key of every table, or null for a key per logic table
+ * @param segmentKey one key for every table, or a key per logic table
  */
-public record SegmentPlan(PreparedAllocator allocator, SegmentSettings sequence, StartValues starts, String sharedKey) {
+public record SegmentPlan(PreparedAllocator allocator, SegmentSettings sequence, StartValues starts, SegmentKey segmentKey) {
+
+    public SegmentPlan {
+        Objects.requireNonNull(segmentKey, "segmentKey (SegmentKey.PER_TABLE for a key per logic table)");
+    }
 
     /**
      * Key generators with equal plans share one allocator and one sequence per key in a JVM, so that the keys of a
@@ -28,6 +33,6 @@ public record SegmentPlan(PreparedAllocator allocator, SegmentSettings sequence,
      */
     public String scopeKey() {
         return allocator.scopeKey() + "|" + sequence + "|start=" + starts.defaultStart() + ",starts=" + new TreeMap<>(starts.perKey())
-                + (sharedKey == null ? "|key per table" : "|shared key=" + sharedKey);
+                + "|" + segmentKey;
     }
 }

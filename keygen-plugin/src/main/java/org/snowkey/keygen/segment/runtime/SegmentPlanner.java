@@ -80,7 +80,7 @@ public final class SegmentPlanner {
         if (allocator != null) {
             backends.put(allocator, providers.get(allocator).parse(reader, sequence));
         }
-        return new SegmentGeneratorSettings(allocator, SegmentPropsParser.sharedKey(reader), sequence, SegmentPropsParser.startValues(reader), backends, copy);
+        return new SegmentGeneratorSettings(allocator, SegmentKey.parse(reader), sequence, SegmentPropsParser.startValues(reader), backends, copy);
     }
 
     private void rejectUnknownAndMisplaced(final Properties props, final String allocator) {
@@ -135,7 +135,7 @@ public final class SegmentPlanner {
                     + (providers.names().isEmpty() ? " (add " + KnownStore.ARTIFACT + ")" : "") + " with its props");
         }
         PreparedAllocator prepared = providers.get(allocator).prepare(backend, cluster);
-        return new SegmentPlan(prepared, settings.sequence(), settings.starts(), settings.sharedKey());
+        return new SegmentPlan(prepared, settings.sequence(), settings.starts(), settings.segmentKey());
     }
 
     private SegmentAllocatorProvider provider(final String allocator) {

@@ -1,6 +1,5 @@
 package org.snowkey.keygen.segment.runtime;
 
-import static org.snowkey.keygen.segment.SegmentPropertyNames.KEY;
 import static org.snowkey.keygen.segment.SegmentPropertyNames.START_VALUE;
 import static org.snowkey.keygen.segment.SegmentPropertyNames.START_VALUES;
 
@@ -14,19 +13,13 @@ import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.StartValues;
 
 /**
- * Reads the keys of the {@code SNOWKEY_SEGMENT} props ({@code segment-key}, {@code segment-start-value(s)}): folded as
- * ShardingSphere folds table names. The sizing props are read by {@link org.snowkey.keygen.segment.SegmentSettings#parse},
- * the allocators read their own.
+ * Reads the start values of the {@code SNOWKEY_SEGMENT} props ({@code segment-start-value(s)}), and folds sequence keys
+ * as ShardingSphere folds table names (for {@link SegmentKey} too). The sizing props are read by
+ * {@link org.snowkey.keygen.segment.SegmentSettings#parse}, the allocators read their own.
  */
 final class SegmentPropsParser {
 
     private SegmentPropsParser() {
-    }
-
-    /** The shared key, folded like a table name, or null for a sequence per logic table. */
-    static String sharedKey(final PropertyReader reader) {
-        String key = reader.text(KEY);
-        return key == null ? null : sequenceKey(KEY, key);
     }
 
     /** Sequence keys are folded as ShardingSphere folds logic table names (case, quotes), so one table is one key. */

@@ -53,9 +53,9 @@ public final class SegmentScope {
         return scopeKey;
     }
 
-    /** The plan's shared key, or null when each logic table has a key of its own. */
-    public String sharedKey() {
-        return plan.sharedKey();
+    /** The plan's {@code segment-key}: one key for every table, or a key per logic table. */
+    public SegmentKey segmentKey() {
+        return plan.segmentKey();
     }
 
     /** Where the ranges come from, without secrets. */

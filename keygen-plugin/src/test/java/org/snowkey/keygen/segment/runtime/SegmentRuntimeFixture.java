@@ -33,7 +33,7 @@ final class SegmentRuntimeFixture {
     final SegmentRuntime runtime = new SegmentRuntime(new ManualClock(1_000_000L).advanceOnPause(true), Runnable::run, "pid@model-check",
             hook -> { }, Scopes.Waiting.SPIN);
 
-    final SegmentPlan plan = new SegmentPlan(new MemoryStore(), new SegmentSettings(2, 2, 10_000, 50, 600_000), new StartValues(1, Map.of()), null);
+    final SegmentPlan plan = new SegmentPlan(new MemoryStore(), new SegmentSettings(2, 2, 10_000, 50, 600_000), new StartValues(1, Map.of()), SegmentKey.PER_TABLE);
 
     /** {@code -Dsnowkey.modelcheck.scale=N} explores N times as many scenarios and interleavings. */
     static int scale() {

@@ -106,7 +106,7 @@ class SegmentSequenceListenerTest {
     }
 
     private static SegmentPlan plan() {
-        return new SegmentPlan(new MemoryAllocator(), SegmentSettings.defaults(), new StartValues(1, Map.of()), null);
+        return new SegmentPlan(new MemoryAllocator(), SegmentSettings.defaults(), new StartValues(1, Map.of()), SegmentKey.PER_TABLE);
     }
 
     /** A counter per key in memory: enough for scopes and sequences, which are what these tests are about. */

@@ -57,7 +57,7 @@ public final class SnowKeyDescriptors {
 
     /** Every live segment scope and its sequences, ShardingSphere's and the bean's; scope keys and allocators without credentials. */
     static List<SegmentScopeView> describeSegments(final List<SegmentScope> scopes) {
-        return scopes.stream().map(each -> new SegmentScopeView(shown(each.scopeKey()), shown(each.allocator()), each.sharedKey(),
+        return scopes.stream().map(each -> new SegmentScopeView(shown(each.scopeKey()), shown(each.allocator()), each.segmentKey().shared(),
                 SegmentHealth.sorted(each.statuses()).stream().map(SnowKeyDescriptors::describe).toList()))
                 .sorted(Comparator.comparing(SegmentScopeView::scope)).toList();
     }
