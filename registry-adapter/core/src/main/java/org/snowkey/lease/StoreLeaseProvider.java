@@ -2,6 +2,7 @@ package org.snowkey.lease;
 
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
@@ -29,20 +30,29 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
 
     private final String registry;
 
+    private final Set<String> propertyNames;
+
     private final StoreLibraries libraries;
 
     /**
      * @param registry the {@code lease-registry} value
+     * @param propertyNames the store's own props
      * @param libraries the third-party libraries the store needs
      */
-    protected StoreLeaseProvider(final String registry, final StoreLibraries libraries) {
+    protected StoreLeaseProvider(final String registry, final Set<String> propertyNames, final StoreLibraries libraries) {
         this.registry = registry;
+        this.propertyNames = propertyNames;
         this.libraries = libraries;
     }
 
     @Override
     public final String registry() {
         return registry;
+    }
+
+    @Override
+    public final Set<String> propertyNames() {
+        return propertyNames;
     }
 
     /** Parses the store's props once, at start-up (docs/design.md, "Settings"); a missing library fails here already. */

@@ -7,12 +7,12 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.config.UrlCredentials;
 import org.snowkey.lease.LeaseSettings;
+import org.snowkey.lease.admin.AbstractStoreOperations;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
-import org.snowkey.store.StoreLibraries;
 import org.snowkey.store.jdbc.JdbcLibraries;
 import org.snowkey.store.jdbc.JdbcPools;
 import org.snowkey.store.jdbc.JdbcStoreProps;
@@ -22,29 +22,15 @@ import org.snowkey.store.jdbc.JdbcTableName;
 import com.zaxxer.hikari.HikariDataSource;
 
 /** {@code LeaseCli --registry jdbc}: the lease table, never created by the tool (registered in {@code META-INF/services}). */
-public final class JdbcStoreOperations implements StoreOperations {
+public final class JdbcStoreOperations extends AbstractStoreOperations {
 
     /** The variable the password is read from unless {@code --password-env} or {@code --password-file} says otherwise. */
     static final String PASSWORD_ENV = "SNOWKEY_JDBC_PASSWORD";
 
-    @Override
-    public String registry() {
-        return JdbcLeaseProvider.REGISTRY;
-    }
-
-    @Override
-    public StoreLibraries libraries() {
-        return JdbcLibraries.REQUIRED;
-    }
-
-    @Override
-    public Map<String, String> options() {
-        return StoreOperations.optionsInOrder("--url", JdbcStoreProps.URL, "--username", JdbcStoreProps.USERNAME, "--table", JdbcStoreProps.TABLE);
-    }
-
-    @Override
-    public Secret secret() {
-        return new Secret("password", JdbcStoreProps.PASSWORD, PASSWORD_ENV, "the password");
+    public JdbcStoreOperations() {
+        super(JdbcLeaseProvider.REGISTRY, JdbcLibraries.REQUIRED,
+                StoreOperations.optionsInOrder("--url", JdbcStoreProps.URL, "--username", JdbcStoreProps.USERNAME, "--table", JdbcStoreProps.TABLE),
+                new Secret("password", JdbcStoreProps.PASSWORD, PASSWORD_ENV, "the password"));
     }
 
     @Override
