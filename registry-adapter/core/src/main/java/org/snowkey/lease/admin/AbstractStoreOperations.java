@@ -2,6 +2,7 @@ package org.snowkey.lease.admin;
 
 import java.util.Map;
 
+import org.snowkey.store.StoreKind;
 import org.snowkey.store.StoreLibraries;
 
 /**
@@ -10,35 +11,31 @@ import org.snowkey.store.StoreLibraries;
  */
 public abstract class AbstractStoreOperations implements StoreOperations {
 
-    private final String registry;
-
-    private final StoreLibraries libraries;
+    private final StoreKind store;
 
     private final Map<String, String> options;
 
     private final Secret secret;
 
     /**
-     * @param registry the {@code --registry} value, the store's {@code lease-registry} value
-     * @param libraries the third-party libraries the store needs
+     * @param store the store; its name is the {@code --registry} value
      * @param options the store's options to the props they set, in usage order (see {@link StoreOperations#optionsInOrder})
      * @param secret the store's secret
      */
-    protected AbstractStoreOperations(final String registry, final StoreLibraries libraries, final Map<String, String> options, final Secret secret) {
-        this.registry = registry;
-        this.libraries = libraries;
+    protected AbstractStoreOperations(final StoreKind store, final Map<String, String> options, final Secret secret) {
+        this.store = store;
         this.options = options;
         this.secret = secret;
     }
 
     @Override
     public final String registry() {
-        return registry;
+        return store.name();
     }
 
     @Override
     public final StoreLibraries libraries() {
-        return libraries;
+        return store.libraries();
     }
 
     @Override

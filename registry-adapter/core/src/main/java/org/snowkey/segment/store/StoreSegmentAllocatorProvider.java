@@ -13,7 +13,7 @@ import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
 import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
 import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
-import org.snowkey.store.StoreLibraries;
+import org.snowkey.store.StoreKind;
 
 /**
  * What every store's segment allocator provider does the same way: name the store's missing artifact at start-up, as
@@ -25,52 +25,43 @@ import org.snowkey.store.StoreLibraries;
  */
 public abstract class StoreSegmentAllocatorProvider<P extends SegmentBackendSettings> implements SegmentAllocatorProvider {
 
-    private final String name;
+    private final StoreKind store;
 
-    private final String storeName;
-
-    private final Set<String> propertyNames;
-
-    private final StoreLibraries libraries;
+    private final String storeTitle;
 
     private final Class<P> parsedType;
 
     /**
-     * @param name the {@code segment-allocator} value
-     * @param storeName the store as messages name it (etcd, ZooKeeper, JDBC)
-     * @param propertyNames the store's props
-     * @param libraries the third-party libraries the store needs
+     * @param store the store; its name is the {@code segment-allocator} value
+     * @param storeTitle the store as messages name it (etcd, ZooKeeper, JDBC)
      * @param parsedType the class of the settings {@link #parseStore} returns
      */
-    protected StoreSegmentAllocatorProvider(final String name, final String storeName, final Set<String> propertyNames, final StoreLibraries libraries,
-                                            final Class<P> parsedType) {
-        this.name = name;
-        this.storeName = storeName;
-        this.propertyNames = propertyNames;
-        this.libraries = libraries;
+    protected StoreSegmentAllocatorProvider(final StoreKind store, final String storeTitle, final Class<P> parsedType) {
+        this.store = store;
+        this.storeTitle = storeTitle;
         this.parsedType = parsedType;
     }
 
     @Override
     public final String name() {
-        return name;
+        return store.name();
     }
 
     @Override
     public final Set<String> propertyNames() {
-        return propertyNames;
+        return store.propertyNames();
     }
 
     @Override
     public final SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
-        libraries.require(SegmentPropertyNames.ALLOCATOR + ": " + name);
+        store.requireLibraries(SegmentPropertyNames.ALLOCATOR);
         return parseStore(reader, sequence);
     }
 
     @Override
     public final PreparedAllocator prepare(final SegmentBackendSettings settings, final Optional<ClusterRegistry> cluster) {
         if (!parsedType.isInstance(settings)) {
-            throw new IllegalArgumentException("segment settings " + settings + " were not parsed by the " + storeName + " allocator");
+            throw new IllegalArgumentException("segment settings " + settings + " were not parsed by the " + storeTitle + " allocator");
         }
         return prepareStore(parsedType.cast(settings), cluster);
     }

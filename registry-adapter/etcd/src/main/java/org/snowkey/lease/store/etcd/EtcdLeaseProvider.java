@@ -23,7 +23,7 @@ public final class EtcdLeaseProvider extends StoreLeaseProvider<EtcdStoreProps.C
     public static final String REGISTRY = "etcd";
 
     public EtcdLeaseProvider() {
-        super(REGISTRY, EtcdStoreProps.NAMES, EtcdLibraries.REQUIRED);
+        super(EtcdLibraries.STORE);
     }
 
     @Override

@@ -26,7 +26,7 @@ public final class EtcdStoreOperations extends AbstractStoreOperations {
     static final String PASSWORD_ENV = "SNOWKEY_ETCD_PASSWORD";
 
     public EtcdStoreOperations() {
-        super(EtcdLeaseProvider.REGISTRY, EtcdLibraries.REQUIRED,
+        super(EtcdLibraries.STORE,
                 StoreOperations.optionsInOrder("--endpoints", EtcdStoreProps.ENDPOINTS, "--namespace", EtcdStoreProps.NAMESPACE, "--user", EtcdStoreProps.USER,
                         "--ca-file", EtcdStoreProps.CA_FILE, "--cert-file", EtcdStoreProps.CERT_FILE, "--key-file", EtcdStoreProps.KEY_FILE),
                 new Secret("password", EtcdStoreProps.PASSWORD, PASSWORD_ENV, "the password of --user"));

@@ -25,7 +25,7 @@ public final class EtcdSegmentAllocatorProvider extends StoreSegmentAllocatorPro
     public static final String NAME = "etcd";
 
     public EtcdSegmentAllocatorProvider() {
-        super(NAME, "etcd", EtcdStoreProps.NAMES, EtcdLibraries.REQUIRED, Parsed.class);
+        super(EtcdLibraries.STORE, "etcd", Parsed.class);
     }
 
     @Override

@@ -34,7 +34,7 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
     private static final long LEASE_FRACTION_FOR_TIMEOUT = 4L;
 
     public JdbcLeaseProvider() {
-        super(REGISTRY, JdbcStoreProps.NAMES, JdbcLibraries.REQUIRED);
+        super(JdbcLibraries.STORE);
     }
 
     @Override

@@ -28,7 +28,7 @@ public final class JdbcStoreOperations extends AbstractStoreOperations {
     static final String PASSWORD_ENV = "SNOWKEY_JDBC_PASSWORD";
 
     public JdbcStoreOperations() {
-        super(JdbcLeaseProvider.REGISTRY, JdbcLibraries.REQUIRED,
+        super(JdbcLibraries.STORE,
                 StoreOperations.optionsInOrder("--url", JdbcStoreProps.URL, "--username", JdbcStoreProps.USERNAME, "--table", JdbcStoreProps.TABLE),
                 new Secret("password", JdbcStoreProps.PASSWORD, PASSWORD_ENV, "the password"));
     }

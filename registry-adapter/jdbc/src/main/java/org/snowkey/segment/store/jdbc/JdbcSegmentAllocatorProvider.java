@@ -34,7 +34,7 @@ public final class JdbcSegmentAllocatorProvider extends StoreSegmentAllocatorPro
     private static final int POOL_SIZE = 4;
 
     public JdbcSegmentAllocatorProvider() {
-        super(NAME, "JDBC", JdbcStoreProps.NAMES, JdbcLibraries.REQUIRED, Parsed.class);
+        super(JdbcLibraries.STORE, "JDBC", Parsed.class);
     }
 
     @Override

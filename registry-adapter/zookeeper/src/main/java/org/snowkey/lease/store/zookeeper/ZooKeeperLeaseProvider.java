@@ -23,7 +23,7 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperSt
     public static final String REGISTRY = "zookeeper";
 
     public ZooKeeperLeaseProvider() {
-        super(REGISTRY, ZooKeeperStoreProps.NAMES, ZooKeeperLibraries.REQUIRED);
+        super(ZooKeeperLibraries.STORE);
     }
 
     @Override

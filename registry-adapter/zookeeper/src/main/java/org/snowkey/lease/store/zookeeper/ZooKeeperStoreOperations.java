@@ -25,7 +25,7 @@ public final class ZooKeeperStoreOperations extends AbstractStoreOperations {
     static final String DIGEST_ENV = "SNOWKEY_ZOOKEEPER_DIGEST";
 
     public ZooKeeperStoreOperations() {
-        super(ZooKeeperLeaseProvider.REGISTRY, ZooKeeperLibraries.REQUIRED,
+        super(ZooKeeperLibraries.STORE,
                 StoreOperations.optionsInOrder("--servers", ZooKeeperStoreProps.SERVER_LISTS, "--namespace", ZooKeeperStoreProps.NAMESPACE),
                 new Secret("digest", ZooKeeperStoreProps.DIGEST, DIGEST_ENV, "user:password"));
     }

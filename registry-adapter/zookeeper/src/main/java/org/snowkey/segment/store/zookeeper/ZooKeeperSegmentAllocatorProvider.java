@@ -29,7 +29,7 @@ public final class ZooKeeperSegmentAllocatorProvider extends StoreSegmentAllocat
     private static final long MAX_CONNECTION_TIMEOUT_MILLIS = 5_000L;
 
     public ZooKeeperSegmentAllocatorProvider() {
-        super(NAME, "ZooKeeper", ZooKeeperStoreProps.NAMES, ZooKeeperLibraries.REQUIRED, Parsed.class);
+        super(ZooKeeperLibraries.STORE, "ZooKeeper", Parsed.class);
     }
 
     @Override
