@@ -3,7 +3,6 @@ package org.snowkey.lease.store.jdbc;
 import java.util.Map;
 import java.util.Optional;
 
-import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.config.UrlCredentials;
 import org.snowkey.lease.LeaseSettings;
@@ -17,7 +16,6 @@ import org.snowkey.store.jdbc.JdbcLibraries;
 import org.snowkey.store.jdbc.JdbcPools;
 import org.snowkey.store.jdbc.JdbcStoreProps;
 import org.snowkey.store.jdbc.JdbcStoreSettings;
-import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -45,14 +43,8 @@ public final class JdbcStoreOperations extends AbstractStoreOperations {
     @Override
     public Optional<OpenRangeLog> openRangeLog(final PropertyReader reader, final long timeoutMillis) {
         JdbcStoreSettings parsed = JdbcStoreProps.parse(reader, "--registry jdbc", JdbcSegmentSettings.DEFAULT_TABLE, timeoutMillis);
-        JdbcStoreSettings store = new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis);
-        JdbcSegmentSettings segment;
-        try {
-            segment = new JdbcSegmentSettings(store.table(), false, timeoutMillis, store.url());
-        } catch (final IllegalArgumentException ex) {
-            throw new InvalidSettingException(JdbcStoreProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
-                    + JdbcSegmentSettings.LOG_SUFFIX + "'): " + JdbcTableName.RULE);
-        }
+        JdbcStoreSettings store = forOperator(parsed, timeoutMillis);
+        JdbcSegmentSettings segment = JdbcSegmentSettings.of(store);
         HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-cli-" + store.table().value(), 1);
         JdbcRangeLog log = new JdbcRangeLog(pool, segment);
         return Optional.of(OpenRangeLog.of(log, pool::close));
@@ -61,6 +53,11 @@ public final class JdbcStoreOperations extends AbstractStoreOperations {
     @Override
     public LeaseStore open(final PropertyReader reader, final LeaseSettings lease, final long timeoutMillis) {
         JdbcStoreSettings parsed = JdbcLeaseProvider.parseLease(reader, lease);
-        return new JdbcLeaseStore(new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis));
+        return new JdbcLeaseStore(forOperator(parsed, timeoutMillis));
+    }
+
+    /** The parsed settings as the tool uses them: nothing is created, and every wait is bounded by the tool's timeout. */
+    private static JdbcStoreSettings forOperator(final JdbcStoreSettings parsed, final long timeoutMillis) {
+        return new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis);
     }
 }

@@ -2,7 +2,6 @@ package org.snowkey.segment.store.jdbc;
 
 import java.util.Optional;
 
-import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentPropertyNames;
@@ -16,7 +15,6 @@ import org.snowkey.store.jdbc.JdbcLibraries;
 import org.snowkey.store.jdbc.JdbcPools;
 import org.snowkey.store.jdbc.JdbcStoreProps;
 import org.snowkey.store.jdbc.JdbcStoreSettings;
-import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -41,12 +39,7 @@ public final class JdbcSegmentAllocatorProvider extends StoreSegmentAllocatorPro
     protected Parsed parseStore(final PropertyReader reader, final SegmentSettings sequence) {
         JdbcStoreSettings store = JdbcStoreProps.parse(reader, SegmentPropertyNames.ALLOCATOR + " = jdbc", JdbcSegmentSettings.DEFAULT_TABLE,
                 timeoutWithin(sequence.fetchTimeoutMillis()));
-        try {
-            return new Parsed(store, new JdbcSegmentSettings(store.table(), store.createTable(), store.timeoutMillis(), store.url()));
-        } catch (final IllegalArgumentException ex) {
-            throw new InvalidSettingException(JdbcStoreProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
-                    + JdbcSegmentSettings.LOG_SUFFIX + "'): " + JdbcTableName.RULE);
-        }
+        return new Parsed(store, JdbcSegmentSettings.of(store));
     }
 
     /**

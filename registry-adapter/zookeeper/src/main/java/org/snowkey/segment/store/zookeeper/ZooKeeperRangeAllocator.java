@@ -1,6 +1,5 @@
 package org.snowkey.segment.store.zookeeper;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
