@@ -2,6 +2,7 @@ package org.snowkey.lease;
 
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
@@ -13,6 +14,7 @@ import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.lease.store.LeaseStore;
+import org.snowkey.store.StoreKind;
 import org.snowkey.store.StoreLibraries;
 
 /**
@@ -27,22 +29,21 @@ import org.snowkey.store.StoreLibraries;
  */
 public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
 
-    private final String registry;
+    private final StoreKind store;
 
-    private final StoreLibraries libraries;
-
-    /**
-     * @param registry the {@code lease-registry} value
-     * @param libraries the third-party libraries the store needs
-     */
-    protected StoreLeaseProvider(final String registry, final StoreLibraries libraries) {
-        this.registry = registry;
-        this.libraries = libraries;
+    /** @param store the store; its name is the {@code lease-registry} value */
+    protected StoreLeaseProvider(final StoreKind store) {
+        this.store = store;
     }
 
     @Override
     public final String registry() {
-        return registry;
+        return store.name();
+    }
+
+    @Override
+    public final Set<String> propertyNames() {
+        return store.propertyNames();
     }
 
     /** Parses the store's props once, at start-up (docs/design.md, "Settings"); a missing library fails here already. */
@@ -63,7 +64,7 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
     private Parsed<C> parsedByThis(final LeaseRequest request) {
         Parsed<?> parsed = request.backend(Parsed.class);
         if (parsed.provider() != this) {
-            throw new IllegalArgumentException("lease settings parsed by " + parsed.provider().registry + " handed to " + registry);
+            throw new IllegalArgumentException("lease settings parsed by " + parsed.provider().registry() + " handed to " + registry());
         }
         return (Parsed<C>) parsed;
     }
@@ -86,7 +87,7 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
      * @throws IllegalStateException naming the first missing library's artifact
      */
     public final void requireLibraries() {
-        libraries.require("lease-registry: " + registry);
+        store.requireLibraries("lease-registry");
     }
 
     /** The store's props as {@link #parse} made them, with the provider that made them. */
@@ -104,7 +105,7 @@ public abstract class StoreLeaseProvider<C, S> implements WorkerLeaseProvider {
 
         @Override
         public String scopeKey() {
-            return provider.registry + "|" + provider.scopeOf(store) + "|" + terms.pool();
+            return provider.registry() + "|" + provider.scopeOf(store) + "|" + terms.pool();
         }
 
         @Override

@@ -129,11 +129,8 @@ public final class LeaseCli {
             PropertyReader reader = new PropertyReader(props);
             lease = LeaseTerms.parse(reader);
             store = operations.open(reader, lease, TIMEOUT_MILLIS);
-        } catch (final InvalidSettingException ex) {
-            return usageError(ex.getMessage(), stores, err);
-        } catch (final IllegalStateException ex) {
-            err.println(ex.getMessage());
-            return 1;
+        } catch (final InvalidSettingException | IllegalStateException ex) {
+            return openingFailed(ex, stores, err);
         }
         try (store) {
             StoreOperations.Command own = operations.commands().get(command);
@@ -166,11 +163,8 @@ public final class LeaseCli {
                 return 2;
             }
             log = opened.get();
-        } catch (final InvalidSettingException ex) {
-            return usageError(ex.getMessage(), stores, err);
-        } catch (final IllegalStateException ex) {
-            err.println(ex.getMessage());
-            return 1;
+        } catch (final InvalidSettingException | IllegalStateException ex) {
+            return openingFailed(ex, stores, err);
         }
         try (log) {
             RangeAdmin admin = new RangeAdmin(log, out, err);
@@ -183,6 +177,18 @@ public final class LeaseCli {
             err.println(ex.getMessage());
             return 1;
         }
+    }
+
+    /**
+     * The exit status of a store or range log that could not be opened: a wrong option value is a usage error (2), a
+     * missing library or an unreachable store a failure (1); the message says which.
+     */
+    private static int openingFailed(final RuntimeException ex, final Map<String, StoreOperations> stores, final PrintStream err) {
+        if (ex instanceof InvalidSettingException) {
+            return usageError(ex.getMessage(), stores, err);
+        }
+        err.println(ex.getMessage());
+        return 1;
     }
 
     private static int limit(final String text, final int defaultLimit) {

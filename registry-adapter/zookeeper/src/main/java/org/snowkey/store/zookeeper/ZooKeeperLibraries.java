@@ -1,5 +1,6 @@
 package org.snowkey.store.zookeeper;
 
+import org.snowkey.store.StoreKind;
 import org.snowkey.store.StoreLibraries;
 
 /**
@@ -13,6 +14,9 @@ public final class ZooKeeperLibraries {
             "org.apache.curator.framework.CuratorFramework", "org.apache.curator:curator-framework",
             "org.apache.curator.RetryPolicy", "org.apache.curator:curator-client",
             "org.apache.zookeeper.ZooKeeper", "org.apache.zookeeper:zookeeper");
+
+    /** The store as its lease provider, segment allocator provider and operations name it. */
+    public static final StoreKind STORE = new StoreKind("zookeeper", ZooKeeperStoreProps.NAMES, REQUIRED);
 
     private ZooKeeperLibraries() {
     }

@@ -1,7 +1,6 @@
 package org.snowkey.lease.store.etcd;
 
 import java.util.Optional;
-import java.util.Set;
 
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
@@ -24,12 +23,7 @@ public final class EtcdLeaseProvider extends StoreLeaseProvider<EtcdStoreProps.C
     public static final String REGISTRY = "etcd";
 
     public EtcdLeaseProvider() {
-        super(REGISTRY, EtcdLibraries.REQUIRED);
-    }
-
-    @Override
-    public Set<String> propertyNames() {
-        return EtcdStoreProps.NAMES;
+        super(EtcdLibraries.STORE);
     }
 
     @Override

@@ -5,11 +5,11 @@ import java.util.Optional;
 
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
+import org.snowkey.lease.admin.AbstractStoreOperations;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 import org.snowkey.segment.store.etcd.EtcdRangeLog;
-import org.snowkey.store.StoreLibraries;
 import org.snowkey.store.etcd.EtcdClient;
 import org.snowkey.store.etcd.EtcdLibraries;
 import org.snowkey.store.etcd.EtcdStoreProps;
@@ -20,30 +20,16 @@ import org.snowkey.store.etcd.EtcdStoreSettings;
  * under {@code --namespace}, read and released through the stores' own client; nothing is created. The password
  * (with {@code --user}) comes from {@code SNOWKEY_ETCD_PASSWORD}, {@code --password-env} or {@code --password-file}.
  */
-public final class EtcdStoreOperations implements StoreOperations {
+public final class EtcdStoreOperations extends AbstractStoreOperations {
 
     /** The variable the password is read from unless {@code --password-env} or {@code --password-file} says otherwise. */
     static final String PASSWORD_ENV = "SNOWKEY_ETCD_PASSWORD";
 
-    @Override
-    public String registry() {
-        return EtcdLeaseProvider.REGISTRY;
-    }
-
-    @Override
-    public StoreLibraries libraries() {
-        return EtcdLibraries.REQUIRED;
-    }
-
-    @Override
-    public Map<String, String> options() {
-        return StoreOperations.optionsInOrder("--endpoints", EtcdStoreProps.ENDPOINTS, "--namespace", EtcdStoreProps.NAMESPACE, "--user", EtcdStoreProps.USER,
-                "--ca-file", EtcdStoreProps.CA_FILE, "--cert-file", EtcdStoreProps.CERT_FILE, "--key-file", EtcdStoreProps.KEY_FILE);
-    }
-
-    @Override
-    public Secret secret() {
-        return new Secret("password", EtcdStoreProps.PASSWORD, PASSWORD_ENV, "the password of --user");
+    public EtcdStoreOperations() {
+        super(EtcdLibraries.STORE,
+                StoreOperations.optionsInOrder("--endpoints", EtcdStoreProps.ENDPOINTS, "--namespace", EtcdStoreProps.NAMESPACE, "--user", EtcdStoreProps.USER,
+                        "--ca-file", EtcdStoreProps.CA_FILE, "--cert-file", EtcdStoreProps.CERT_FILE, "--key-file", EtcdStoreProps.KEY_FILE),
+                new Secret("password", EtcdStoreProps.PASSWORD, PASSWORD_ENV, "the password of --user"));
     }
 
     @Override

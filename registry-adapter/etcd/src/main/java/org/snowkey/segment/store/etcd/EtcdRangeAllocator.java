@@ -8,6 +8,7 @@ import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.keygen.segment.StartValues;
+import org.snowkey.segment.store.CounterRanges;
 import org.snowkey.segment.store.RangeLogJson;
 import org.snowkey.segment.store.SegmentKeys;
 import org.snowkey.store.etcd.EtcdClient;
@@ -76,7 +77,7 @@ public final class EtcdRangeAllocator implements RangeAllocator {
                 next = highestLogged + 1;
                 txn.ifAbsent(counterKey);
             }
-            NumberRange range = next(key, counterKey, next, wanted);
+            NumberRange range = CounterRanges.next(key, counterKey, next, starts, wanted, keys.describe());
             if (range.first() <= highestLogged) {
                 throw setBack(key, counterKey, "the newest range logged under " + keys.log(key) + " ends at " + highestLogged + ", at or above " + range.first());
             }
@@ -118,16 +119,6 @@ public final class EtcdRangeAllocator implements RangeAllocator {
     private RangeUnavailableException setBack(final String key, final String counterKey, final String evidence) {
         return new RangeUnavailableException("SnowKey refuses to allocate numbers of key '" + key + "' on " + keys.describe() + ": " + evidence
                 + ", so the counter " + counterKey + " lies below a logged range (set back by hand?); set it above every range logged under " + keys.log(key));
-    }
-
-    /** The range a counter value gives: from the counter (or the start value, if higher) up to the size or 2^53 - 1. */
-    private NumberRange next(final String key, final String counterKey, final long counterValue, final long wanted) {
-        long first = Math.max(counterValue, starts.startOf(key));
-        if (first > NumberRange.MAX_KEY) {
-            throw new RangeUnavailableException("SnowKey segment key '" + key + "' has used up its numbers on " + keys.describe() + ": " + counterKey + " is at "
-                    + first + ", above 2^53 - 1 (" + NumberRange.MAX_KEY + "), the highest segment number; use another key");
-        }
-        return new NumberRange(first, first + Math.min(wanted, NumberRange.MAX_KEY - first + 1) - 1);
     }
 
     @Override

@@ -1,17 +1,15 @@
 package org.snowkey.segment.store.etcd;
 
 import java.util.Optional;
-import java.util.Set;
 
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
-import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
 import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
+import org.snowkey.segment.store.StoreSegmentAllocatorProvider;
 import org.snowkey.store.etcd.EtcdClient;
 import org.snowkey.store.etcd.EtcdLibraries;
 import org.snowkey.store.etcd.EtcdStoreProps;
@@ -22,36 +20,26 @@ import org.snowkey.store.etcd.EtcdStoreSettings;
  * (endpoints and namespace from the mode): ranges from a counter key per sequence key, next to the worker-id leases,
  * with the same {@code etcd-*} props. Parsing and preparing connect to nothing.
  */
-public final class EtcdSegmentAllocatorProvider implements SegmentAllocatorProvider {
+public final class EtcdSegmentAllocatorProvider extends StoreSegmentAllocatorProvider<EtcdSegmentAllocatorProvider.Parsed> {
 
     public static final String NAME = "etcd";
 
-    @Override
-    public String name() {
-        return NAME;
+    public EtcdSegmentAllocatorProvider() {
+        super(EtcdLibraries.STORE, "etcd", Parsed.class);
     }
 
     @Override
-    public Set<String> propertyNames() {
-        return EtcdStoreProps.NAMES;
-    }
-
-    @Override
-    public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
-        EtcdLibraries.REQUIRED.require(SegmentPropertyNames.ALLOCATOR + ": " + NAME);
+    protected Parsed parseStore(final PropertyReader reader, final SegmentSettings sequence) {
         // Half the fetch timeout at most, so that an INSERT waiting for a range while etcd is unreachable fails with etcd's error.
         return new Parsed(EtcdStoreProps.parse(reader, System.getenv()), sequence.fetchTimeoutMillis() / 2);
     }
 
     @Override
-    public PreparedAllocator prepare(final SegmentBackendSettings settings, final Optional<ClusterRegistry> cluster) {
-        if (!(settings instanceof Parsed parsed)) {
-            throw new IllegalArgumentException("segment settings " + settings + " were not parsed by the etcd allocator");
-        }
+    protected PreparedAllocator prepareStore(final Parsed parsed, final Optional<ClusterRegistry> cluster) {
         return new Prepared(EtcdStoreProps.resolve(parsed.configured(), cluster, parsed.requestTimeoutBoundMillis()));
     }
 
-    private record Parsed(EtcdStoreProps.Configured configured, long requestTimeoutBoundMillis) implements SegmentBackendSettings {
+    record Parsed(EtcdStoreProps.Configured configured, long requestTimeoutBoundMillis) implements SegmentBackendSettings {
     }
 
     private record Prepared(EtcdStoreSettings store) implements PreparedAllocator {
@@ -64,12 +52,7 @@ public final class EtcdSegmentAllocatorProvider implements SegmentAllocatorProvi
         @Override
         public OpenAllocator open(final String owner, final StartValues starts) {
             EtcdClient client = new EtcdClient(store);
-            try {
-                return OpenAllocator.of(new EtcdRangeAllocator(client, owner, starts), client::close);
-            } catch (final RuntimeException | Error ex) {
-                client.close();
-                throw ex;
-            }
+            return openOn(client, client::close, opened -> new EtcdRangeAllocator(opened, owner, starts));
         }
 
         /** The settings' own toString hides the password. */

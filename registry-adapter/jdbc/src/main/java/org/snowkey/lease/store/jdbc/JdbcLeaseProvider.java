@@ -2,7 +2,6 @@ package org.snowkey.lease.store.jdbc;
 
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,12 +31,7 @@ public final class JdbcLeaseProvider extends StoreLeaseProvider<JdbcStoreSetting
     private static final Logger LOG = LoggerFactory.getLogger(JdbcLeaseProvider.class);
 
     public JdbcLeaseProvider() {
-        super(REGISTRY, JdbcLibraries.REQUIRED);
-    }
-
-    @Override
-    public Set<String> propertyNames() {
-        return JdbcStoreProps.NAMES;
+        super(JdbcLibraries.STORE);
     }
 
     @Override

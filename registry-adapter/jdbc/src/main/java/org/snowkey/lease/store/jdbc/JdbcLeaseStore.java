@@ -318,55 +318,41 @@ public final class JdbcLeaseStore implements LeaseStore {
                     JdbcStoreProps.CREATE_TABLE + " is false", timeoutSeconds)) {
                 LOG.info("SnowKey created lease table {} in {}", table, settings.safeUrl());
             }
-            ensureLayoutColumn(connection);
-            ensureIncarnationColumn(connection);
+            layoutColumn = ensureColumn(connection, LeaseRowReader.LAYOUT_COLUMN, JdbcLeaseSchema.addLayoutColumn(settings.table()),
+                    "SnowKey refuses to claim worker ids in it until the column is added, since it could not refuse an instance of another id layout");
+            incarnationColumn = ensureColumn(connection, LeaseRowReader.INCARNATION_COLUMN, JdbcLeaseSchema.addIncarnationColumn(settings.table()),
+                    "two live processes with one instance id are kept apart by the random fencing token step alone (1 in 2^31)");
             tableReady = true;
         }
     }
 
     /**
-     * A table of an older SnowKey lacks the layout column: it is added when SnowKey may change the schema
-     * (jdbc-create-table). Whether the column is there is decided only by the database's "undefined column" answer
-     * ({@link JdbcTables#hasColumn}); a probe that gets no answer fails this call and the next call probes again.
-     * A table that keeps lacking the column can hold no layout, so {@link #refuseUnstorableLayout} refuses every
-     * write that carries one: the one-layout-per-pool check is never switched off.
+     * A table of an older SnowKey lacks the layout column or the incarnation column: each is added when SnowKey may
+     * change the schema (jdbc-create-table). Whether a column is there is decided only by the database's "undefined
+     * column" answer ({@link JdbcTables#hasColumn}); a probe that gets no answer fails this call and the next call probes
+     * again. Otherwise a warning says what the missing column costs and names the statement that adds it:
+     * <ul>
+     * <li>A table that keeps lacking the layout column can hold no layout, so {@link #refuseUnstorableLayout} refuses
+     * every write that carries one: the one-layout-per-pool check is never switched off.</li>
+     * <li>A table that keeps lacking the incarnation column (no permission to alter it) still works: rows are written
+     * without the nonce, and two live processes with one instance id are then kept apart by the fencing token's random
+     * step alone (a 1 in 2^31 chance of one adopting the other's claim), as before the column existed.</li>
+     * </ul>
+     *
+     * @param withoutIt what the table lacking the column means, for the warning
+     * @return whether the table has the column now
      */
-    private void ensureLayoutColumn(final Connection connection) throws SQLException {
-        if (JdbcTables.hasColumn(connection, settings.table(), LeaseRowReader.LAYOUT_COLUMN, timeoutSeconds)) {
-            layoutColumn = true;
-            return;
+    private boolean ensureColumn(final Connection connection, final String column, final String ddl, final String withoutIt) throws SQLException {
+        if (JdbcTables.hasColumn(connection, settings.table(), column, timeoutSeconds)) {
+            return true;
         }
         if (settings.createTable()) {
-            addColumn(connection, LeaseRowReader.LAYOUT_COLUMN, JdbcLeaseSchema.addLayoutColumn(settings.table()));
-            layoutColumn = true;
-            return;
+            addColumn(connection, column, ddl);
+            return true;
         }
-        layoutColumn = false;
-        LOG.warn("SnowKey lease table {} in {} has no column {} and {} is false: SnowKey refuses to claim worker ids in it until the column is added, since "
-                + "it could not refuse an instance of another id layout. Run: {}", table, settings.safeUrl(), LeaseRowReader.LAYOUT_COLUMN, JdbcStoreProps.CREATE_TABLE,
-                JdbcLeaseSchema.addLayoutColumn(settings.table()));
-    }
-
-    /**
-     * The incarnation column, probed and added like the layout column. A table that keeps lacking it (no permission to
-     * alter it) still works: rows are written without the nonce, and two live processes with one instance id are then
-     * kept apart by the fencing token's random step alone (a 1 in 2^31 chance of one adopting the other's claim), as
-     * before the column existed; a warning names the statement that closes that chance.
-     */
-    private void ensureIncarnationColumn(final Connection connection) throws SQLException {
-        if (JdbcTables.hasColumn(connection, settings.table(), LeaseRowReader.INCARNATION_COLUMN, timeoutSeconds)) {
-            incarnationColumn = true;
-            return;
-        }
-        if (settings.createTable()) {
-            addColumn(connection, LeaseRowReader.INCARNATION_COLUMN, JdbcLeaseSchema.addIncarnationColumn(settings.table()));
-            incarnationColumn = true;
-            return;
-        }
-        incarnationColumn = false;
-        LOG.warn("SnowKey lease table {} in {} has no column {} and {} is false: two live processes with one instance id are kept apart by the random "
-                + "fencing token step alone (1 in 2^31). Run: {}", table, settings.safeUrl(), LeaseRowReader.INCARNATION_COLUMN, JdbcStoreProps.CREATE_TABLE,
-                JdbcLeaseSchema.addIncarnationColumn(settings.table()));
+        LOG.warn("SnowKey lease table {} in {} has no column {} and {} is false: {}. Run: {}", table, settings.safeUrl(), column, JdbcStoreProps.CREATE_TABLE,
+                withoutIt, ddl);
+        return false;
     }
 
     /** Adds a column; a failure counts only when the column is still missing afterwards (a concurrent start, or an ALTER applied with its answer lost). */

@@ -3,48 +3,32 @@ package org.snowkey.lease.store.jdbc;
 import java.util.Map;
 import java.util.Optional;
 
-import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.config.UrlCredentials;
+import org.snowkey.lease.admin.AbstractStoreOperations;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcRangeLog;
 import org.snowkey.segment.store.jdbc.JdbcSegmentSettings;
-import org.snowkey.store.StoreLibraries;
 import org.snowkey.store.jdbc.JdbcLibraries;
 import org.snowkey.store.jdbc.JdbcPools;
 import org.snowkey.store.jdbc.JdbcStoreProps;
 import org.snowkey.store.jdbc.JdbcStoreSettings;
-import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariDataSource;
 
 /** {@code LeaseCli --registry jdbc}: the lease table, never created by the tool (registered in {@code META-INF/services}). */
-public final class JdbcStoreOperations implements StoreOperations {
+public final class JdbcStoreOperations extends AbstractStoreOperations {
 
     /** The variable the password is read from unless {@code --password-env} or {@code --password-file} says otherwise. */
     static final String PASSWORD_ENV = "SNOWKEY_JDBC_PASSWORD";
 
-    @Override
-    public String registry() {
-        return JdbcLeaseProvider.REGISTRY;
-    }
-
-    @Override
-    public StoreLibraries libraries() {
-        return JdbcLibraries.REQUIRED;
-    }
-
-    @Override
-    public Map<String, String> options() {
-        return StoreOperations.optionsInOrder("--url", JdbcStoreProps.URL, "--username", JdbcStoreProps.USERNAME, "--table", JdbcStoreProps.TABLE);
-    }
-
-    @Override
-    public Secret secret() {
-        return new Secret("password", JdbcStoreProps.PASSWORD, PASSWORD_ENV, "the password");
+    public JdbcStoreOperations() {
+        super(JdbcLibraries.STORE,
+                StoreOperations.optionsInOrder("--url", JdbcStoreProps.URL, "--username", JdbcStoreProps.USERNAME, "--table", JdbcStoreProps.TABLE),
+                new Secret("password", JdbcStoreProps.PASSWORD, PASSWORD_ENV, "the password"));
     }
 
     @Override
@@ -59,14 +43,8 @@ public final class JdbcStoreOperations implements StoreOperations {
     @Override
     public Optional<OpenRangeLog> openRangeLog(final PropertyReader reader, final long timeoutMillis) {
         JdbcStoreSettings parsed = JdbcStoreProps.parse(reader, "--registry jdbc", JdbcSegmentSettings.DEFAULT_TABLE, timeoutMillis);
-        JdbcStoreSettings store = new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis);
-        JdbcSegmentSettings segment;
-        try {
-            segment = new JdbcSegmentSettings(store.table(), false, timeoutMillis, store.url());
-        } catch (final IllegalArgumentException ex) {
-            throw new InvalidSettingException(JdbcStoreProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
-                    + JdbcSegmentSettings.LOG_SUFFIX + "'): " + JdbcTableName.RULE);
-        }
+        JdbcStoreSettings store = forOperator(parsed, timeoutMillis);
+        JdbcSegmentSettings segment = JdbcSegmentSettings.of(store);
         HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-cli-" + store.table().value(), 1);
         JdbcRangeLog log = new JdbcRangeLog(pool, segment);
         return Optional.of(OpenRangeLog.of(log, pool::close));
@@ -75,6 +53,11 @@ public final class JdbcStoreOperations implements StoreOperations {
     @Override
     public LeaseStore open(final PropertyReader reader, final LeaseTerms lease, final long timeoutMillis) {
         JdbcStoreSettings parsed = JdbcLeaseProvider.parseLease(reader, lease);
-        return new JdbcLeaseStore(new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis));
+        return new JdbcLeaseStore(forOperator(parsed, timeoutMillis));
+    }
+
+    /** The parsed settings as the tool uses them: nothing is created, and every wait is bounded by the tool's timeout. */
+    private static JdbcStoreSettings forOperator(final JdbcStoreSettings parsed, final long timeoutMillis) {
+        return new JdbcStoreSettings(parsed.url(), parsed.username(), parsed.password(), parsed.table(), false, timeoutMillis);
     }
 }

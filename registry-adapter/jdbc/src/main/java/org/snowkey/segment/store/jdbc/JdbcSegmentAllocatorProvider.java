@@ -1,9 +1,7 @@
 package org.snowkey.segment.store.jdbc;
 
 import java.util.Optional;
-import java.util.Set;
 
-import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.keygen.mode.ClusterRegistry;
 import org.snowkey.keygen.segment.SegmentPropertyNames;
@@ -11,13 +9,12 @@ import org.snowkey.keygen.segment.SegmentSettings;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.keygen.segment.runtime.OpenAllocator;
 import org.snowkey.keygen.segment.runtime.PreparedAllocator;
-import org.snowkey.keygen.segment.runtime.SegmentAllocatorProvider;
 import org.snowkey.keygen.segment.runtime.SegmentBackendSettings;
+import org.snowkey.segment.store.StoreSegmentAllocatorProvider;
 import org.snowkey.store.jdbc.JdbcLibraries;
 import org.snowkey.store.jdbc.JdbcPools;
 import org.snowkey.store.jdbc.JdbcStoreProps;
 import org.snowkey.store.jdbc.JdbcStoreSettings;
-import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -27,35 +24,22 @@ import com.zaxxer.hikari.HikariDataSource;
  * table is that name plus {@code _log}). Parsing and preparing connect to nothing; the pool connects on the first
  * allocation, which creates missing tables when {@code jdbc-create-table} is true.
  */
-public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvider {
+public final class JdbcSegmentAllocatorProvider extends StoreSegmentAllocatorProvider<JdbcSegmentAllocatorProvider.Parsed> {
 
     public static final String NAME = "jdbc";
 
     /** Allocations of several keys may run at once; a few connections serve them, and each is held for one short transaction. */
     private static final int POOL_SIZE = 4;
 
-    @Override
-    public String name() {
-        return NAME;
+    public JdbcSegmentAllocatorProvider() {
+        super(JdbcLibraries.STORE, "JDBC", Parsed.class);
     }
 
     @Override
-    public Set<String> propertyNames() {
-        return JdbcStoreProps.NAMES;
-    }
-
-    @Override
-    public SegmentBackendSettings parse(final PropertyReader reader, final SegmentSettings sequence) {
-        // Names HikariCP's artifact at start-up when it is missing, as the lease backend does.
-        JdbcLibraries.REQUIRED.require(SegmentPropertyNames.ALLOCATOR + ": " + NAME);
+    protected Parsed parseStore(final PropertyReader reader, final SegmentSettings sequence) {
         JdbcStoreSettings store = JdbcStoreProps.parse(reader, SegmentPropertyNames.ALLOCATOR + " = jdbc", JdbcSegmentSettings.DEFAULT_TABLE,
                 timeoutWithin(sequence.fetchTimeoutMillis()));
-        try {
-            return new Parsed(store, new JdbcSegmentSettings(store.table(), store.createTable(), store.timeoutMillis(), store.url()));
-        } catch (final IllegalArgumentException ex) {
-            throw new InvalidSettingException(JdbcStoreProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '"
-                    + JdbcSegmentSettings.LOG_SUFFIX + "'): " + JdbcTableName.RULE);
-        }
+        return new Parsed(store, JdbcSegmentSettings.of(store));
     }
 
     /**
@@ -66,16 +50,13 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
         return Math.max(JdbcStoreSettings.MIN_TIMEOUT_MILLIS, Math.min(JdbcStoreSettings.DEFAULT_TIMEOUT_MILLIS, fetchTimeoutMillis / 2));
     }
 
+    /** Parsed and prepared are one: the mode adds nothing to the JDBC props. */
     @Override
-    public PreparedAllocator prepare(final SegmentBackendSettings settings, final Optional<ClusterRegistry> cluster) {
-        if (!(settings instanceof Parsed parsed)) {
-            throw new IllegalArgumentException("segment settings " + settings + " were not parsed by the JDBC allocator");
-        }
+    protected PreparedAllocator prepareStore(final Parsed parsed, final Optional<ClusterRegistry> cluster) {
         return parsed;
     }
 
-    /** Parsed and prepared are one: the mode adds nothing to the JDBC props. */
-    private record Parsed(JdbcStoreSettings store, JdbcSegmentSettings segment) implements SegmentBackendSettings, PreparedAllocator {
+    record Parsed(JdbcStoreSettings store, JdbcSegmentSettings segment) implements SegmentBackendSettings, PreparedAllocator {
 
         /**
          * As for the JDBC lease: URL without credentials, table, and the users, also one given inside the URL (an
@@ -90,13 +71,7 @@ public final class JdbcSegmentAllocatorProvider implements SegmentAllocatorProvi
         @Override
         public OpenAllocator open(final String owner, final StartValues starts) {
             HikariDataSource pool = JdbcPools.open(store, store.redactor(), "snowkey-segment-" + store.table().value(), POOL_SIZE);
-            try {
-                return OpenAllocator.of(new JdbcRangeAllocator(pool, segment, owner, starts), pool::close);
-            } catch (final RuntimeException | Error ex) {
-                // Nobody else holds the pool yet: left open, its housekeeping thread would outlive the failed open.
-                pool.close();
-                throw ex;
-            }
+            return openOn(pool, pool::close, opened -> new JdbcRangeAllocator(opened, segment, owner, starts));
         }
 
         @Override

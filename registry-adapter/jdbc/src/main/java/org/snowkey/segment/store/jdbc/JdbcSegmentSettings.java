@@ -1,7 +1,10 @@
 package org.snowkey.segment.store.jdbc;
 
+import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.config.Redactor;
 import org.snowkey.store.jdbc.DriverTimeouts;
+import org.snowkey.store.jdbc.JdbcStoreProps;
+import org.snowkey.store.jdbc.JdbcStoreSettings;
 import org.snowkey.store.jdbc.JdbcTableName;
 import org.snowkey.store.jdbc.JdbcUrls;
 
@@ -29,6 +32,21 @@ public record JdbcSegmentSettings(JdbcTableName table, boolean createTable, long
         }
         // Validated here, so a name too long for its log table fails at start-up, naming both.
         logTableOf(table);
+    }
+
+    /**
+     * The segment tables of the {@code jdbc-*} props: the counter table, whether to create it, the statement timeout
+     * and the URL as the store settings give them.
+     *
+     * @throws InvalidSettingException naming {@code jdbc-table} when the name leaves no room for its log table
+     */
+    public static JdbcSegmentSettings of(final JdbcStoreSettings store) {
+        try {
+            return new JdbcSegmentSettings(store.table(), store.createTable(), store.timeoutMillis(), store.url());
+        } catch (final IllegalArgumentException ex) {
+            throw new InvalidSettingException(JdbcStoreProps.TABLE, store.table().value(), "a name that leaves room for its log table (plus '" + LOG_SUFFIX + "'): "
+                    + JdbcTableName.RULE);
+        }
     }
 
     public static JdbcSegmentSettings defaults() {

@@ -1,7 +1,6 @@
 package org.snowkey.lease.store.zookeeper;
 
 import java.util.Optional;
-import java.util.Set;
 
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
@@ -24,12 +23,7 @@ public final class ZooKeeperLeaseProvider extends StoreLeaseProvider<ZooKeeperSt
     public static final String REGISTRY = "zookeeper";
 
     public ZooKeeperLeaseProvider() {
-        super(REGISTRY, ZooKeeperLibraries.REQUIRED);
-    }
-
-    @Override
-    public Set<String> propertyNames() {
-        return ZooKeeperStoreProps.NAMES;
+        super(ZooKeeperLibraries.STORE);
     }
 
     @Override

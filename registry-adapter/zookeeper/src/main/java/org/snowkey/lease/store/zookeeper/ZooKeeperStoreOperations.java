@@ -8,40 +8,26 @@ import org.apache.curator.framework.CuratorFramework;
 import org.snowkey.keygen.config.LeaseTerms;
 import org.snowkey.keygen.config.PropertyReader;
 import org.snowkey.lease.admin.LeaseAdmin;
+import org.snowkey.lease.admin.AbstractStoreOperations;
 import org.snowkey.lease.admin.StoreOperations;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.segment.store.OpenRangeLog;
 import org.snowkey.segment.store.zookeeper.ZooKeeperRangeLog;
-import org.snowkey.store.StoreLibraries;
 import org.snowkey.store.zookeeper.ZooKeeperClients;
 import org.snowkey.store.zookeeper.ZooKeeperLibraries;
 import org.snowkey.store.zookeeper.ZooKeeperStoreProps;
 import org.snowkey.store.zookeeper.ZooKeeperStoreSettings;
 
 /** {@code LeaseCli --registry zookeeper}, with the command {@code repair-acl} (registered in {@code META-INF/services}). */
-public final class ZooKeeperStoreOperations implements StoreOperations {
+public final class ZooKeeperStoreOperations extends AbstractStoreOperations {
 
     /** The variable the digest is read from unless {@code --digest-env} or {@code --digest-file} says otherwise. */
     static final String DIGEST_ENV = "SNOWKEY_ZOOKEEPER_DIGEST";
 
-    @Override
-    public String registry() {
-        return ZooKeeperLeaseProvider.REGISTRY;
-    }
-
-    @Override
-    public StoreLibraries libraries() {
-        return ZooKeeperLibraries.REQUIRED;
-    }
-
-    @Override
-    public Map<String, String> options() {
-        return StoreOperations.optionsInOrder("--servers", ZooKeeperStoreProps.SERVER_LISTS, "--namespace", ZooKeeperStoreProps.NAMESPACE);
-    }
-
-    @Override
-    public Secret secret() {
-        return new Secret("digest", ZooKeeperStoreProps.DIGEST, DIGEST_ENV, "user:password");
+    public ZooKeeperStoreOperations() {
+        super(ZooKeeperLibraries.STORE,
+                StoreOperations.optionsInOrder("--servers", ZooKeeperStoreProps.SERVER_LISTS, "--namespace", ZooKeeperStoreProps.NAMESPACE),
+                new Secret("digest", ZooKeeperStoreProps.DIGEST, DIGEST_ENV, "user:password"));
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.snowkey.segment.store.zookeeper;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
+import org.snowkey.segment.store.CounterRanges;
 import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.segment.store.RangeLogJson;
 import org.snowkey.segment.store.SegmentKeys;
@@ -163,7 +163,7 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
             } catch (final Exception ex) {
                 throw nodes.failure("read segment counter " + counter, ex);
             }
-            NumberRange range = next(key, counter, nodes.parseCounter(counter, data), wanted);
+            NumberRange range = CounterRanges.next(key, counter, nodes.parseCounter(counter, data), starts, wanted, nodes.describe());
             try {
                 CuratorFramework client = nodes.client();
                 List<CuratorTransactionResult> results = client.transaction().forOperations(
@@ -229,16 +229,6 @@ public final class ZooKeeperRangeAllocator implements RangeAllocator {
             }
             LOG.debug("SnowKey could not prune the segment log of key '{}': {}", key, ex.toString());
         }
-    }
-
-    /** The range a counter value gives: from the counter (or the start value, if higher) up to the size or 2^53 - 1. */
-    private NumberRange next(final String key, final String counter, final long counterValue, final long wanted) {
-        long first = Math.max(counterValue, starts.startOf(key));
-        if (first > NumberRange.MAX_KEY) {
-            throw new RangeUnavailableException("SnowKey segment key '" + key + "' has used up its numbers on " + nodes.describe() + ": " + counter + " is at "
-                    + first + ", above 2^53 - 1 (" + NumberRange.MAX_KEY + "), the highest segment number; use another key");
-        }
-        return new NumberRange(first, first + Math.min(wanted, NumberRange.MAX_KEY - first + 1) - 1);
     }
 
     /**
