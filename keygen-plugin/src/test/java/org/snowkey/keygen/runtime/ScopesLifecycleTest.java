@@ -61,6 +61,12 @@ class ScopesLifecycleTest {
 
         private volatile CountDownLatch letOpen = new CountDownLatch(0);
 
+        private volatile CountDownLatch closeStarted = new CountDownLatch(0);
+
+        private volatile CountDownLatch letClose = new CountDownLatch(0);
+
+        private final java.util.concurrent.atomic.AtomicInteger closes = new java.util.concurrent.atomic.AtomicInteger();
+
         @Override
         public String scopeKey(final Plan plan) {
             return plan.key();
@@ -69,18 +75,7 @@ class ScopesLifecycleTest {
         @Override
         public Resource open(final Plan plan) {
             openStarted.countDown();
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    letOpen.await();
-                    break;
-                } catch (final InterruptedException ex) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            awaitUninterruptibly(letOpen);
             Resource result = new Resource(plan);
             opened.add(result);
             return result;
@@ -95,6 +90,9 @@ class ScopesLifecycleTest {
 
         @Override
         public void close(final String scopeKey, final Resource resource) {
+            closes.incrementAndGet();
+            closeStarted.countDown();
+            awaitUninterruptibly(letClose);
             resource.closed = true;
             if (closeThrowsError.contains(scopeKey)) {
                 throw new CloseError();
@@ -251,6 +249,72 @@ class ScopesLifecycleTest {
         assertTrue(b.closed, "the other scope is closed too");
         assertTrue(resources.opened.stream().filter(each -> each.plan == A).findFirst().orElseThrow().closed,
                 "the scope the close found opening was closed once open");
+    }
+
+    /**
+     * A close that finds another close in flight (a context's release, the last owner's) returns only once that close
+     * is done, and closes nothing twice: the owners leaving meanwhile find the generation closing.
+     */
+    @Test
+    void aCloseThatFindsAReleaseInFlightWaitsForItAndNothingIsClosedTwice() throws Exception {
+        Object owner = new Object();
+        Resource a = scopes.join(A, owner, ReleaseMode.AT_JVM_SHUTDOWN);
+        resources.closeStarted = new CountDownLatch(1);
+        resources.letClose = new CountDownLatch(1);
+        Thread releasing = new Thread(() -> scopes.release(owner), "releasing");
+        releasing.start();
+        resources.closeStarted.await();
+        AtomicBoolean closeAllReturned = new AtomicBoolean();
+        AtomicBoolean closedOnReturn = new AtomicBoolean();
+        Thread closing = new Thread(() -> {
+            scopes.closeAll();
+            closedOnReturn.set(a.closed);
+            closeAllReturned.set(true);
+        }, "closing");
+        closing.start();
+        awaitParked(closing);
+        // The owner's context closed twice: its second release finds the generation closing.
+        scopes.release(owner);
+        resources.letClose.countDown();
+        closing.join();
+        releasing.join();
+
+        assertTrue(closeAllReturned.get());
+        assertTrue(closedOnReturn.get(), "closeAll returned before the release in flight had closed the scope");
+        assertEquals(1, resources.closes.get(), "one close per generation");
+    }
+
+    /** An owner whose context closes while the runtime closes its scope (closeAll, the hook) finds it closing: one close. */
+    @Test
+    void anOwnerLeavingAScopeThatClosesClosesNothingTwice() throws Exception {
+        Object owner = new Object();
+        Resource a = scopes.join(A, owner, ReleaseMode.AT_JVM_SHUTDOWN);
+        resources.closeStarted = new CountDownLatch(1);
+        resources.letClose = new CountDownLatch(1);
+        Thread closing = new Thread(scopes::closeAll, "closing");
+        closing.start();
+        resources.closeStarted.await();
+        scopes.release(owner);
+        resources.letClose.countDown();
+        closing.join();
+
+        assertTrue(a.closed);
+        assertEquals(1, resources.closes.get(), "one close per generation");
+    }
+
+    private static void awaitUninterruptibly(final CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (final InterruptedException ex) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void awaitParked(final Thread thread) {
