@@ -3,6 +3,7 @@ package org.snowkey.keygen.runtime;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -123,12 +124,17 @@ final class Generation<P, R> {
     }
 
     /**
-     * The owner leaves. Returns what to close when {@code orphaned} holds for the owners left (the state is then
-     * CLOSING and the caller must close it and report {@link #closed}), else null. A generation that gained an owner
-     * since is never closed by a leave: the check and the move to CLOSING are one step under this monitor.
+     * The owner leaves. Returns what to close when {@code orphaned} holds for the mode the owner had joined with and the
+     * owners left (the state is then CLOSING and the caller must close it and report {@link #closed}), else null. A
+     * generation that gained an owner since is never closed by a leave: the check and the move to CLOSING are one step
+     * under this monitor.
      */
-    synchronized R leave(final Object owner, final Predicate<Map<Object, ReleaseMode>> orphaned) {
-        if (state == State.OPEN && owners.remove(owner) != null && orphaned.test(owners)) {
+    synchronized R leave(final Object owner, final BiPredicate<ReleaseMode, Map<Object, ReleaseMode>> orphaned) {
+        if (state != State.OPEN) {
+            return null;
+        }
+        ReleaseMode left = owners.remove(owner);
+        if (left != null && orphaned.test(left, owners)) {
             state = State.CLOSING;
             return resource;
         }

@@ -100,12 +100,13 @@ public final class Scopes<P, R> {
 
     /**
      * The owner is gone: closes each generation it was the last owner of. Once the shutdown hook has run, also each
-     * generation it leaves to owners only the hook would have released: the hook left it to this owner, and nothing
-     * else will release it.
+     * generation the hook left to this owner ({@link ReleaseMode#BY_OWNER}) and that has no such owner left: the others
+     * count on the hook, which has passed, and nothing else would release it.
      */
     public void release(final Object owner) {
         forEachCurrent(each -> {
-            R orphaned = each.leave(owner, owners -> owners.isEmpty() || shutdownHookRan && !owners.containsValue(ReleaseMode.BY_OWNER));
+            R orphaned = each.leave(owner, (left, owners) -> owners.isEmpty()
+                    || shutdownHookRan && left == ReleaseMode.BY_OWNER && !owners.containsValue(ReleaseMode.BY_OWNER));
             if (orphaned != null) {
                 finishClose(each, orphaned);
             }

@@ -184,6 +184,25 @@ class ScopesLifecycleTest {
         assertTrue(a.closed, "left with owners the hook releases, the hook releases it");
     }
 
+    /**
+     * After the hook, only the release of an owner the hook left the scope to closes a scope others still use: two
+     * ShardingSphere contexts that joined a scope after the hook (INSERTs while the JVM stops) keep it until the last leaves.
+     */
+    @Test
+    void afterTheHookAContextLeavingAScopeAnotherContextUsesLeavesItOpen() {
+        scopes.join(B, new Object(), ReleaseMode.AT_JVM_SHUTDOWN);
+        scopes.closeAllOnShutdown();
+        Object first = new Object();
+        Object second = new Object();
+        Resource a = scopes.join(A, first, ReleaseMode.AT_JVM_SHUTDOWN);
+        scopes.join(A, second, ReleaseMode.AT_JVM_SHUTDOWN);
+
+        scopes.release(first);
+        assertFalse(a.closed, "the second context still uses it");
+        scopes.release(second);
+        assertTrue(a.closed);
+    }
+
     /** One owner, both a ShardingSphere context and a Spring bean: the strongest mode wins, whichever joined first. */
     @Test
     void anOwnerThatJoinedWithBothModesIsLeftToReleaseTheScopeItself() {
