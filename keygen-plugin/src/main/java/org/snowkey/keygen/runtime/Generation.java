@@ -3,6 +3,7 @@ package org.snowkey.keygen.runtime;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -96,7 +97,7 @@ final class Generation<P, R> {
                     }
                 }
             }
-            await(awaited, seen);
+            await(awaited, seen, true);
         }
     }
 
@@ -123,12 +124,17 @@ final class Generation<P, R> {
     }
 
     /**
-     * The owner leaves. Returns what to close when it was the last owner (the state is then CLOSING and the caller
-     * must close it and report {@link #closed}), else null. A generation that gained an owner since is never closed
-     * by a leave: the check and the move to CLOSING are one step under this monitor.
+     * The owner leaves. Returns what to close when {@code orphaned} holds for the mode the owner had joined with and the
+     * owners left (the state is then CLOSING and the caller must close it and report {@link #closed}), else null. A
+     * generation that gained an owner since is never closed by a leave: the check and the move to CLOSING are one step
+     * under this monitor.
      */
-    synchronized R leave(final Object owner) {
-        if (state == State.OPEN && owners.remove(owner) != null && owners.isEmpty()) {
+    synchronized R leave(final Object owner, final BiPredicate<ReleaseMode, Map<Object, ReleaseMode>> orphaned) {
+        if (state != State.OPEN) {
+            return null;
+        }
+        ReleaseMode left = owners.remove(owner);
+        if (left != null && orphaned.test(left, owners)) {
             state = State.CLOSING;
             return resource;
         }
@@ -162,7 +168,9 @@ final class Generation<P, R> {
                     }
                 }
             }
-            await(awaited, seen);
+            // A close must finish whatever interrupts its caller: given up, it would leave open a generation its caller
+            // is told is closed, and the generations after it unclosed.
+            await(awaited, seen, false);
         }
     }
 
@@ -172,19 +180,34 @@ final class Generation<P, R> {
         closedLatch.countDown();
     }
 
-    /** Waits for another thread to move the state on; an interrupt is kept for the caller, not lost. */
-    private void await(final CountDownLatch moved, final State seen) {
+    /**
+     * Waits for another thread to move the state on; an interrupt is kept for the caller, not lost. An interruptible
+     * wait ends with an {@link IllegalStateException} on interrupt; the other waits on and returns with the interrupt set.
+     */
+    private void await(final CountDownLatch moved, final State seen, final boolean interruptible) {
         if (waiting == Scopes.Waiting.SPIN) {
             while (state == seen) {
                 Thread.yield();
             }
             return;
         }
+        boolean interrupted = false;
         try {
-            moved.await();
-        } catch (final InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("SnowKey: interrupted while another thread opened or closed scope " + key, ex);
+            while (true) {
+                try {
+                    moved.await();
+                    return;
+                } catch (final InterruptedException ex) {
+                    interrupted = true;
+                    if (interruptible) {
+                        throw new IllegalStateException("SnowKey: interrupted while another thread opened or closed scope " + key, ex);
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -27,15 +27,19 @@ public final class JvmShutdown {
     public static void register(final Runnable close) {
         CLOSES.add(close);
         if (HOOK_INSTALLED.compareAndSet(false, true)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(JvmShutdown::closeAll, "snowkey-shutdown"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> runEach(CLOSES), "snowkey-shutdown"));
         }
     }
 
-    private static void closeAll() {
-        for (Runnable each : CLOSES) {
+    /**
+     * Runs every close, each on its own: one that throws, an Error too (a class that no longer loads while the JVM
+     * stops), is logged and does not keep the other runtime's leases from being released.
+     */
+    static void runEach(final List<Runnable> closes) {
+        for (Runnable each : closes) {
             try {
                 each.run();
-            } catch (final RuntimeException ex) {
+            } catch (final RuntimeException | Error ex) {
                 LOG.warn("SnowKey could not close its scopes at JVM shutdown: {}", ex.toString());
             }
         }

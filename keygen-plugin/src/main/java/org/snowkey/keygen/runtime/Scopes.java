@@ -49,6 +49,9 @@ public final class Scopes<P, R> {
 
     private final AtomicBoolean shutdownHookInstalled = new AtomicBoolean();
 
+    /** Set when the shutdown hook starts: from then on, owners the hook releases count as gone ({@link #release}). */
+    private volatile boolean shutdownHookRan;
+
     public Scopes(final ScopeResources<P, R> resources, final Consumer<Runnable> shutdownHooks, final Waiting waiting) {
         this.resources = resources;
         this.shutdownHooks = shutdownHooks;
@@ -95,14 +98,19 @@ public final class Scopes<P, R> {
         generation.opened(plan, resource);
     }
 
-    /** The owner is gone: closes each generation it was the last owner of. */
+    /**
+     * The owner is gone: closes each generation it was the last owner of. Once the shutdown hook has run, also each
+     * generation the hook left to this owner ({@link ReleaseMode#BY_OWNER}) and that has no such owner left: the others
+     * count on the hook, which has passed, and nothing else would release it.
+     */
     public void release(final Object owner) {
-        for (Generation<P, R> each : current()) {
-            R orphaned = each.leave(owner);
+        forEachCurrent(each -> {
+            R orphaned = each.leave(owner, (left, owners) -> owners.isEmpty()
+                    || shutdownHookRan && left == ReleaseMode.BY_OWNER && !owners.containsValue(ReleaseMode.BY_OWNER));
             if (orphaned != null) {
                 finishClose(each, orphaned);
             }
-        }
+        });
     }
 
     /**
@@ -121,16 +129,14 @@ public final class Scopes<P, R> {
 
     /** Closes every generation, whoever owns it. */
     public void closeAll() {
-        for (Generation<P, R> each : current()) {
-            closeIf(each, owners -> true);
-        }
+        forEachCurrent(each -> closeIf(each, owners -> true));
     }
 
     /** The shutdown hook: closes every generation but those an owner closes in its own order ({@link ReleaseMode#BY_OWNER}). */
     public void closeAllOnShutdown() {
-        for (Generation<P, R> each : current()) {
-            closeIf(each, owners -> !owners.containsValue(ReleaseMode.BY_OWNER));
-        }
+        // Before the first check, so that an owner's release either finds it set or comes before the check sees its owners.
+        shutdownHookRan = true;
+        forEachCurrent(each -> closeIf(each, owners -> !owners.containsValue(ReleaseMode.BY_OWNER)));
     }
 
     /** What the generations open now hold. */
@@ -171,6 +177,28 @@ public final class Scopes<P, R> {
     private void forget(final Generation<P, R> generation) {
         synchronized (generations) {
             generations.remove(generation.key(), generation);
+        }
+    }
+
+    /**
+     * Runs {@code action} on each current generation, every one of them even when one throws an Error (its close
+     * failed): the others still close. The first Error is rethrown at the end, the later ones suppressed in it.
+     */
+    private void forEachCurrent(final Consumer<Generation<P, R>> action) {
+        Error first = null;
+        for (Generation<P, R> each : current()) {
+            try {
+                action.accept(each);
+            } catch (final Error ex) {
+                if (first == null) {
+                    first = ex;
+                } else {
+                    first.addSuppressed(ex);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 

@@ -103,6 +103,7 @@ public final class SegmentSequence implements AutoCloseable {
             if (segment != null) {
                 long taken = segment.take(1);
                 if (taken <= segment.last) {
+                    failIfClosed();
                     if (taken == segment.prefetchAt) {
                         prefetch();
                     }
@@ -122,6 +123,7 @@ public final class SegmentSequence implements AutoCloseable {
         if (segment != null) {
             long start = segment.take(count);
             if (start <= segment.last - count + 1) {
+                failIfClosed();
                 if (segment.crossesPrefetchPoint(start, count)) {
                     prefetch();
                 }
@@ -142,6 +144,7 @@ public final class SegmentSequence implements AutoCloseable {
             int wanted = count - pieces.count();
             collect(segment, segment.take(wanted), wanted, pieces);
         }
+        failIfClosed();
         return pieces.build();
     }
 
@@ -322,6 +325,18 @@ public final class SegmentSequence implements AutoCloseable {
         }
     }
 
+    /**
+     * Called after taking keys from the current range, so that every key a closed sequence hands out was taken before
+     * it closed. Once closed, even keys left in its range are refused: a later sequence of the same key (its scope
+     * joined again) may have issued higher ones meanwhile, and keys of a table issued in this JVM must increase. What
+     * is left, and what was just taken, is a gap.
+     */
+    private void failIfClosed() {
+        if (closed) {
+            throw closedException();
+        }
+    }
+
     private RangeUnavailableException closedException() {
         return new RangeUnavailableException("SnowKey segment sequence '" + key + "' is closed");
     }
@@ -362,8 +377,9 @@ public final class SegmentSequence implements AutoCloseable {
     }
 
     /**
-     * Stops fetching: no new range is asked for, and a caller that needs one fails. Keys still in the current range
-     * (they are this sequence's own) may be issued until it runs out; whatever is never issued is a gap.
+     * Stops the sequence: no new range is asked for, and every later caller fails, also while keys are left in the
+     * current range (a later sequence of the same key may have issued higher ones already); whatever is never issued is
+     * a gap.
      */
     @Override
     public void close() {

@@ -136,8 +136,12 @@ public final class InstanceContexts {
 
     /** The instance context is destroyed: ends the worker leases and segment allocators it was the last owner of. */
     public static void release(final Object instanceContext) {
-        SnowKeyRuntime.get().release(instanceContext);
-        SegmentRuntime.get().release(instanceContext);
+        try {
+            SnowKeyRuntime.get().release(instanceContext);
+        } finally {
+            // Even when a lease's release threw an Error: the context's segment scopes still close.
+            SegmentRuntime.get().release(instanceContext);
+        }
     }
 
     /**

@@ -8,12 +8,14 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
 
 class SnowKeyRuntimeTest {
 
-    private final SnowKeyRuntime runtime = SnowKeyRuntime.get();
+    /** A runtime of its own: the last test runs the shutdown hook, after which the JVM's runtime treats owners as leaving. */
+    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scopes.Waiting.PARK);
 
     @AfterEach
     void closeAll() {

@@ -109,4 +109,23 @@ class SegmentRuntimeTest {
         assertEquals(2, runtime.statuses().size());
         assertTrue(runtime.statuses().stream().allMatch(each -> each.allocator().startsWith("test store")));
     }
+
+    /**
+     * A caller that took a sequence before its scope closed (an INSERT racing a context's close, a rule change) and
+     * asks it for keys after the next generation issued some: the closed sequence must fail, not hand out the rest of
+     * its range, keys below those the next generation has already issued in this JVM.
+     */
+    @Test
+    void aSequenceOfAClosedScopeIssuesNothingMoreFromItsCurrentRange() {
+        String store = "closed-" + System.nanoTime();
+        SegmentSequence closed = runtime.join(plan(store), new Object()).sequence("db.t_order");
+        long first = closed.nextId();
+        runtime.closeAll();
+        SegmentSequence next = runtime.join(plan(store), new Object()).sequence("db.t_order");
+        assertNotSame(closed, next);
+        long later = next.nextId();
+        assertTrue(later > first);
+        assertThrows(RangeUnavailableException.class, closed::nextId, "a key below " + later + " after it");
+        assertThrows(RangeUnavailableException.class, () -> closed.nextIds(2), "keys below " + later + " after it");
+    }
 }

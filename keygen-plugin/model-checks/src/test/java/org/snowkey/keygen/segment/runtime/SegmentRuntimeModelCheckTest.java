@@ -68,7 +68,7 @@ public class SegmentRuntimeModelCheckTest {
     @Test
     void anOwnersScopeIsNeverClosedByAnotherOwnersLeave() {
         // The two first keys use up the first range, so a take from a closed scope needs a range and fails (a closed
-        // sequence still hands out what is left of its current range). B joins and takes while A, the only owner so far,
+        // sequence also refuses what is left of its current range). B joins and takes while A, the only owner so far,
         // leaves and joins again: B's join either precedes A's leave (one generation, two owners, nothing closes) or
         // follows it (the next generation).
         SegmentRuntimeFixture.options(JoinedSegmentOwnersVerifier.class).iterations(0).invocationsPerIteration(500 * SegmentRuntimeFixture.scale())
