@@ -9,7 +9,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 
 /**
  * Target 5 (not a JMH timing): how evenly {@code id % n} spreads ids issued one per millisecond, the rate of
@@ -96,7 +96,7 @@ public final class BalanceReport {
             }
         } finally {
             sources.forEach(IdSource::close);
-            SnowKeyRuntime.get().closeAll();
+            SnowflakeRuntime.get().closeAll();
         }
         return rows;
     }

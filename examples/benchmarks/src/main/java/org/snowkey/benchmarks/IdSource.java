@@ -17,7 +17,7 @@ import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.StaticWorkerLease;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeKeyGenerateAlgorithm;
 
 /**
@@ -209,7 +209,7 @@ public abstract class IdSource implements AutoCloseable {
             this.ownsRuntime = ownsRuntime;
             if (ownsRuntime) {
                 // A fresh generator for the scope: the runtime shares one per scope in the JVM.
-                SnowKeyRuntime.get().closeAll();
+                SnowflakeRuntime.get().closeAll();
             }
             Properties props = new Properties();
             props.setProperty("worker-id", "0");
@@ -221,7 +221,7 @@ public abstract class IdSource implements AutoCloseable {
         @Override
         public void close() {
             if (ownsRuntime) {
-                SnowKeyRuntime.get().closeAll();
+                SnowflakeRuntime.get().closeAll();
             }
         }
     }

@@ -18,8 +18,8 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeKeyGenerateAlgorithm;
@@ -304,8 +304,8 @@ final class Deployment {
                 runtime.segmentBean = SnowKeySegments.open(SegmentRuntime.get(), planner.plan(planner.parse(props), Optional.empty()));
             } else {
                 Properties props = poolProps(beanSource.pool, runtime);
-                ScopePlanner planner = ScopePlanner.get();
-                runtime.idBean = SnowKeyIdGenerator.open(SnowKeyRuntime.get(), planner.plan(planner.parse(props), Optional.empty()));
+                SnowflakePlanner planner = SnowflakePlanner.get();
+                runtime.idBean = SnowKeyIdGenerator.open(SnowflakeRuntime.get(), planner.plan(planner.parse(props), Optional.empty()));
             }
         } catch (final RuntimeException ex) {
             note("r" + runtime.index + " bean failed to open: " + ex);
@@ -322,7 +322,7 @@ final class Deployment {
         } else {
             snowflake = poolProps(beanSource.pool, runtime);
         }
-        ScopePlanner.get().setDefaults(snowflake);
+        SnowflakePlanner.get().setDefaults(snowflake);
         SegmentPlanner.get().setDefaults(segment);
     }
 
@@ -331,7 +331,7 @@ final class Deployment {
         runtime.algorithms.clear();
         Map<Generator, Object> initialised = new LinkedHashMap<>();
         // The defaults are the JVM's: deployments running in parallel publish and read them one at a time.
-        synchronized (ScopePlanner.class) {
+        synchronized (SnowflakePlanner.class) {
             publishDefaults(runtime);
             try {
                 for (Generator each : generators) {

@@ -15,8 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.snowkey.keygen.generator.IdBatch;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.lease.LeasedWorkerLease;
 
 /**
@@ -60,11 +60,11 @@ public final class GeneratorProcess {
         try (PrintStream events = new PrintStream(new FileOutputStream(dir.resolve("events-" + incarnation + ".txt").toFile(), true), true, StandardCharsets.UTF_8);
              DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(dir.resolve("ids-" + incarnation + ".bin").toFile()), 1 << 16))) {
             events.println("START " + System.currentTimeMillis() + " " + ProcessHandle.current().pid());
-            SnowKeyRuntime runtime = SnowKeyRuntime.get();
+            SnowflakeRuntime runtime = SnowflakeRuntime.get();
             IdGenerator generator = null;
             while (generator == null && System.nanoTime() < stopAt) {
                 try {
-                    generator = runtime.generator(ScopePlanner.get().plan(props, Optional.empty()));
+                    generator = runtime.generator(SnowflakePlanner.get().plan(props, Optional.empty()));
                 } catch (final RuntimeException ex) {
                     events.println("FAIL " + System.currentTimeMillis() + " start-up: " + ex);
                     LockSupport.parkNanos(200_000_000L);

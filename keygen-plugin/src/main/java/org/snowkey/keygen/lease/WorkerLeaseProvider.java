@@ -45,7 +45,7 @@ public interface WorkerLeaseProvider {
 
     /**
      * {@link #parse} and {@link #prepare} in one step, for tools and tests that have the props and the mode at once;
-     * a key generator goes through {@code ScopePlanner}, which also rejects unknown props and props that cannot apply.
+     * a key generator goes through {@code SnowflakePlanner}, which also rejects unknown props and props that cannot apply.
      */
     default PreparedLease prepare(final Properties props, final IdLayout layout, final Optional<ClusterRegistry> clusterRegistry) {
         LeaseTerms terms = LeaseTerms.parse(new PropertyReader(props));

@@ -7,7 +7,7 @@ public enum ReleaseMode {
     AT_JVM_SHUTDOWN,
 
     /**
-     * The owner calls {@link SnowKeyRuntime#release(Object)} itself, also at JVM shutdown, after its data sources
+     * The owner calls {@link SnowflakeRuntime#release(Object)} itself, also at JVM shutdown, after its data sources
      * have stopped (a Spring context): the shutdown hook leaves the scope to it.
      */
     BY_OWNER;

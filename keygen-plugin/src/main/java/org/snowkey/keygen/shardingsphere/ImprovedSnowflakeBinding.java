@@ -10,16 +10,16 @@ import org.snowkey.keygen.config.SequenceScope;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.keygen.runtime.ScopePlan;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
-import org.snowkey.keygen.runtime.SnowKeySettings;
+import org.snowkey.keygen.runtime.SnowflakePlan;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
+import org.snowkey.keygen.runtime.SnowflakeSettings;
 
 /**
  * What an {@code IMPROVED_SNOWFLAKE} algorithm of any line does with SnowKey: the shared lifecycle
  * ({@link KeyGeneratorBinding}) over the generator of a worker id scope, and the sequence stream of an INSERT.
  */
-public final class ImprovedSnowflakeBinding extends KeyGeneratorBinding<SnowKeySettings, ScopePlan, IdGenerator> {
+public final class ImprovedSnowflakeBinding extends KeyGeneratorBinding<SnowflakeSettings, SnowflakePlan, IdGenerator> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ImprovedSnowflakeBinding.class);
 
@@ -30,16 +30,16 @@ public final class ImprovedSnowflakeBinding extends KeyGeneratorBinding<SnowKeyS
         super(ImprovedSnowflakeKeyGenerateAlgorithm.TYPE);
     }
 
-    /** Over the JVM's defaults ({@link ScopePlanner#setDefaults}). */
+    /** Over the JVM's defaults ({@link SnowflakePlanner#setDefaults}). */
     @Override
-    SnowKeySettings parse(final Properties props) {
-        return ScopePlanner.get().parseInheritingDefaults(props);
+    SnowflakeSettings parse(final Properties props) {
+        return SnowflakePlanner.get().parseInheritingDefaults(props);
     }
 
-    /** With the mode known, lease props that cannot apply in Standalone mode are refused ({@link ScopePlanner#planInKnownMode}). */
+    /** With the mode known, lease props that cannot apply in Standalone mode are refused ({@link SnowflakePlanner#planInKnownMode}). */
     @Override
-    ScopePlan plan(final SnowKeySettings settings, final Optional<ClusterRegistry> cluster) {
-        return ScopePlanner.get().planInKnownMode(settings, cluster);
+    SnowflakePlan plan(final SnowflakeSettings settings, final Optional<ClusterRegistry> cluster) {
+        return SnowflakePlanner.get().planInKnownMode(settings, cluster);
     }
 
     /**
@@ -48,8 +48,8 @@ public final class ImprovedSnowflakeBinding extends KeyGeneratorBinding<SnowKeyS
      * mode with none that SnowKey could read, the key generator fails closed.
      */
     @Override
-    ScopePlan planWithoutContext(final SnowKeySettings settings) {
-        ScopePlan plan = ScopePlanner.get().plan(settings, Optional.empty());
+    SnowflakePlan planWithoutContext(final SnowflakeSettings settings) {
+        SnowflakePlan plan = SnowflakePlanner.get().plan(settings, Optional.empty());
         if (!plan.unguardedStaticWorkerId()) {
             return plan;
         }
@@ -60,19 +60,19 @@ public final class ImprovedSnowflakeBinding extends KeyGeneratorBinding<SnowKeyS
                     + " fall back to worker id 0 (every instance of the cluster would issue the same ids). Set " + PropertyNames.LEASE_REGISTRY
                     + " (and its props), or a " + PropertyNames.WORKER_ID + " unique to this instance, in this key generator's props");
         }
-        return seen.isEmpty() ? plan : ScopePlanner.get().plan(settings, seen);
+        return seen.isEmpty() ? plan : SnowflakePlanner.get().plan(settings, seen);
     }
 
     @Override
-    void checkSpringPlans(final SnowKeySettings settings, final ScopePlan plan) {
-        String withoutMode = storeWithoutMode(() -> ScopePlanner.get().plan(settings, Optional.empty()).scopeKey());
+    void checkSpringPlans(final SnowflakeSettings settings, final SnowflakePlan plan) {
+        String withoutMode = storeWithoutMode(() -> SnowflakePlanner.get().plan(settings, Optional.empty()).scopeKey());
         PlansWithoutMode.checkWorkerIds(settings.props(), plan.scopeKey(), withoutMode, ImprovedSnowflakeKeyGenerateAlgorithm.TYPE);
     }
 
     /** Takes the lease now ({@link IdGenerator#currentGrant}): a worker id that cannot be leased fails the bind. */
     @Override
-    IdGenerator open(final ScopePlan plan, final Object owner) {
-        IdGenerator opened = SnowKeyRuntime.get().generator(plan, owner);
+    IdGenerator open(final SnowflakePlan plan, final Object owner) {
+        IdGenerator opened = SnowflakeRuntime.get().generator(plan, owner);
         LOG.info("SnowKey IMPROVED_SNOWFLAKE is active: worker id {} from {}", opened.currentGrant().workerId(), opened);
         return opened;
     }

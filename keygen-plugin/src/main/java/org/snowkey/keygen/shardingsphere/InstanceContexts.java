@@ -22,7 +22,7 @@ import org.apache.shardingsphere.mode.manager.ContextManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 
 /**
@@ -137,7 +137,7 @@ public final class InstanceContexts {
     /** The instance context is destroyed: ends the worker leases and segment allocators it was the last owner of. */
     public static void release(final Object instanceContext) {
         try {
-            SnowKeyRuntime.get().release(instanceContext);
+            SnowflakeRuntime.get().release(instanceContext);
         } finally {
             // Even when a lease's release threw an Error: the context's segment scopes still close.
             SegmentRuntime.get().release(instanceContext);

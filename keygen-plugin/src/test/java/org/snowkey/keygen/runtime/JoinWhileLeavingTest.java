@@ -26,7 +26,7 @@ class JoinWhileLeavingTest {
 
     private static final int WORKER_ID = 61;
 
-    private final SnowKeyRuntime runtime = SnowKeyRuntime.get();
+    private final SnowflakeRuntime runtime = SnowflakeRuntime.get();
 
     @AfterEach
     void closeAll() {
@@ -39,8 +39,8 @@ class JoinWhileLeavingTest {
         AtomicInteger leasesOpened = new AtomicInteger();
         Properties props = new Properties();
         props.setProperty("worker-id", Integer.toString(WORKER_ID));
-        ScopePlan planned = ScopePlanner.get().plan(props, Optional.empty());
-        ScopePlan plan = new ScopePlan(planned.settings(), planned.scopeKey(), () -> {
+        SnowflakePlan planned = SnowflakePlanner.get().plan(props, Optional.empty());
+        SnowflakePlan plan = new SnowflakePlan(planned.settings(), planned.scopeKey(), () -> {
             StaticWorkerLease lease = new StaticWorkerLease(WORKER_ID);
             return leasesOpened.getAndIncrement() == 0 ? parking.around(lease) : lease;
         }, false);

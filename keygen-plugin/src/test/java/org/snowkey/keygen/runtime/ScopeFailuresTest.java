@@ -42,18 +42,18 @@ class ScopeFailuresTest {
 
     private final StaticHighWaterMarks marks = new StaticHighWaterMarks();
 
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scopes.Waiting.PARK);
+    private final SnowflakeRuntime runtime = new SnowflakeRuntime(WallClock.system(), hook -> { }, Scopes.Waiting.PARK);
 
-    private final ScopePlanner planner = new ScopePlanner(Map.of(), marks);
+    private final SnowflakePlanner planner = new SnowflakePlanner(Map.of(), marks);
 
     @AfterEach
     void closeAll() {
         runtime.closeAll();
     }
 
-    private ScopePlan staticPlan(final Supplier<WorkerLease> opener) {
-        ScopePlan planned = planner.plan(props("worker-id", Integer.toString(WORKER_ID)), Optional.empty());
-        return new ScopePlan(planned.settings(), planned.scopeKey(), opener, false);
+    private SnowflakePlan staticPlan(final Supplier<WorkerLease> opener) {
+        SnowflakePlan planned = planner.plan(props("worker-id", Integer.toString(WORKER_ID)), Optional.empty());
+        return new SnowflakePlan(planned.settings(), planned.scopeKey(), opener, false);
     }
 
     private static Properties props(final Object... keysAndValues) {
@@ -76,7 +76,7 @@ class ScopeFailuresTest {
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void aReleaseThatThrowsAnErrorStillEndsItsGeneration() {
         AtomicInteger opened = new AtomicInteger();
-        ScopePlan plan = staticPlan(() -> {
+        SnowflakePlan plan = staticPlan(() -> {
             StaticWorkerLease lease = new StaticWorkerLease(WORKER_ID, marks);
             return opened.getAndIncrement() > 0 ? lease : new DelegatingLease(lease) {
                 @Override
@@ -106,7 +106,7 @@ class ScopeFailuresTest {
         CountDownLatch opening = new CountDownLatch(1);
         CountDownLatch letFail = new CountDownLatch(1);
         AtomicInteger opened = new AtomicInteger();
-        ScopePlan plan = staticPlan(() -> {
+        SnowflakePlan plan = staticPlan(() -> {
             if (opened.getAndIncrement() == 0) {
                 opening.countDown();
                 awaitUninterruptibly(letFail);
@@ -147,7 +147,7 @@ class ScopeFailuresTest {
     void anInterruptedJoinerKeepsItsInterruptAndOwnsNothing() throws Exception {
         CountDownLatch opening = new CountDownLatch(1);
         CountDownLatch letOpen = new CountDownLatch(1);
-        ScopePlan plan = staticPlan(() -> {
+        SnowflakePlan plan = staticPlan(() -> {
             opening.countDown();
             awaitUninterruptibly(letOpen);
             return new StaticWorkerLease(WORKER_ID, marks);
@@ -190,7 +190,7 @@ class ScopeFailuresTest {
     void everySpellingOfAStaticWorkerIdIsOneScope() {
         IdGenerator seven = runtime.generator(planner.plan(props("worker-id", "7"), Optional.empty()), new Object());
         for (Properties each : List.of(props("worker-id", " 7 "), props("worker-id", "07"), props("worker-id", "+7"), props("worker-id", 7))) {
-            ScopePlan plan = planner.plan(each, Optional.empty());
+            SnowflakePlan plan = planner.plan(each, Optional.empty());
             assertSame(seven, runtime.generator(plan, new Object()), each::toString);
         }
         IdGenerator unset = runtime.generator(planner.plan(new Properties(), Optional.empty()), new Object());
@@ -211,7 +211,7 @@ class ScopeFailuresTest {
         CountDownLatch opening = new CountDownLatch(1);
         CountDownLatch letOpen = new CountDownLatch(1);
         List<ClosedFlagLease> leases = new CopyOnWriteArrayList<>();
-        ScopePlan plan = staticPlan(() -> {
+        SnowflakePlan plan = staticPlan(() -> {
             if (leases.isEmpty()) {
                 opening.countDown();
                 awaitUninterruptibly(letOpen);

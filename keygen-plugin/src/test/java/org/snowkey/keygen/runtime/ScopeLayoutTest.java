@@ -28,16 +28,16 @@ import org.snowkey.keygen.testing.ManualClock;
 /** Key generators sharing a scope share its lease, so they must share the layout: each part of it is checked. */
 class ScopeLayoutTest {
 
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scopes.Waiting.PARK);
+    private final SnowflakeRuntime runtime = new SnowflakeRuntime(WallClock.system(), hook -> { }, Scopes.Waiting.PARK);
 
-    private final ScopePlanner planner = new ScopePlanner(Map.of(), new StaticHighWaterMarks());
+    private final SnowflakePlanner planner = new SnowflakePlanner(Map.of(), new StaticHighWaterMarks());
 
     @AfterEach
     void closeAll() {
         runtime.closeAll();
     }
 
-    private ScopePlan plan(final String... extraProps) {
+    private SnowflakePlan plan(final String... extraProps) {
         Properties props = new Properties();
         props.setProperty("worker-id", "7");
         for (int i = 0; i < extraProps.length; i += 2) {
@@ -62,8 +62,8 @@ class ScopeLayoutTest {
         CountDownLatch opening = new CountDownLatch(1);
         CountDownLatch letOpen = new CountDownLatch(1);
         AtomicInteger leasesOpened = new AtomicInteger();
-        ScopePlan planned = plan();
-        ScopePlan slowToOpen = new ScopePlan(planned.settings(), planned.scopeKey(), () -> {
+        SnowflakePlan planned = plan();
+        SnowflakePlan slowToOpen = new SnowflakePlan(planned.settings(), planned.scopeKey(), () -> {
             leasesOpened.incrementAndGet();
             opening.countDown();
             try {
@@ -108,7 +108,7 @@ class ScopeLayoutTest {
     @CsvSource({"2025-01-01T00:00:01Z, 1000", "2025-01-01T00:10:00Z, 600000", "2024-12-31T23:59:59Z, 1000"})
     void aStaticWorkerIdReopenedWithAnotherEpochNeverRepeatsAnId(final String laterEpoch, final long wallClockStep) {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli()).advanceOnPause(true);
-        SnowKeyRuntime reopening = new SnowKeyRuntime(clock, hook -> { }, Scopes.Waiting.PARK);
+        SnowflakeRuntime reopening = new SnowflakeRuntime(clock, hook -> { }, Scopes.Waiting.PARK);
         Object firstContext = new Object();
         IdGenerator first = reopening.generator(plan("epoch", "2025-01-01T00:00:00Z"), firstContext);
         Set<Long> issued = new HashSet<>();
@@ -164,7 +164,7 @@ class ScopeLayoutTest {
 
     private void reopenAndCheck(final long startMillis, final String firstLayout, final String secondLayout, final long wallClockStep) {
         ManualClock clock = new ManualClock(startMillis).advanceOnPause(true);
-        SnowKeyRuntime reopening = new SnowKeyRuntime(clock, hook -> { }, Scopes.Waiting.PARK);
+        SnowflakeRuntime reopening = new SnowflakeRuntime(clock, hook -> { }, Scopes.Waiting.PARK);
         Object firstContext = new Object();
         IdGenerator first = reopening.generator(plan(layoutProps(firstLayout)), firstContext);
         Set<Long> issued = new HashSet<>();

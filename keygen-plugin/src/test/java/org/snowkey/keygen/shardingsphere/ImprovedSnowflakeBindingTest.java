@@ -16,14 +16,14 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 
 /** The binding's stream caches across a rebind: a stream of the generator it left must never be handed out again. */
 class ImprovedSnowflakeBindingTest {
 
     @AfterEach
     void closeAll() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
     }
 
     @Test
@@ -41,7 +41,7 @@ class ImprovedSnowflakeBindingTest {
         long lastOfFirst = first.nextId();
         assertSame(first, binding.stream(database, table), "the shortcut serves a burst into one table");
 
-        SnowKeyRuntime.get().release(firstContext);
+        SnowflakeRuntime.get().release(firstContext);
         assertThrows(LeaseUnavailableException.class, first::nextId, "the first context's generation was released with it");
         binding.bind(Optional.empty(), new Object());
 
@@ -64,14 +64,14 @@ class ImprovedSnowflakeBindingTest {
         long lastOfFirst = binding.stream("logic_db", "t_order").nextId();
 
         // A close meant for another data source released this one's context: its generation ended under it.
-        SnowKeyRuntime.get().release(context);
+        SnowflakeRuntime.get().release(context);
         assertTrue(first.hasEnded());
         long next = binding.stream("logic_db", "t_order").nextId();
         assertTrue(next > lastOfFirst, "the key generator joined the next generation instead of failing every key on the released one");
         IdGenerator rejoined = binding.generator();
         assertNotSame(first, rejoined);
 
-        SnowKeyRuntime.get().release(context);
+        SnowflakeRuntime.get().release(context);
         assertTrue(rejoined.hasEnded(), "the generation joined again is owned by the same context, and ends with it");
     }
 

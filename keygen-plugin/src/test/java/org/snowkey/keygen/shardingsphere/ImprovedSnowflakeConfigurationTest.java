@@ -17,8 +17,8 @@ import org.apache.shardingsphere.infra.spi.type.typed.TypedSPILoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.testing.ShardingSphereFixture;
 
 class ImprovedSnowflakeConfigurationTest {
@@ -28,7 +28,7 @@ class ImprovedSnowflakeConfigurationTest {
 
     @AfterEach
     void releaseGenerators() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
     }
 
     private static Properties props(final String... keyValues) {
@@ -66,7 +66,7 @@ class ImprovedSnowflakeConfigurationTest {
 
     @Test
     void runtimeDefaultsApplyWhereTheKeyGeneratorIsSilentAndItsOwnPropsWin() {
-        ScopePlanner.get().setDefaults(props("worker-id", "34", "sequence-low-bits", "2"));
+        SnowflakePlanner.get().setDefaults(props("worker-id", "34", "sequence-low-bits", "2"));
         try {
             ImprovedSnowflakeKeyGenerateAlgorithm silent = new ImprovedSnowflakeKeyGenerateAlgorithm();
             silent.init(new Properties());
@@ -77,7 +77,7 @@ class ImprovedSnowflakeConfigurationTest {
             assertEquals(35, explicit.boundGenerator().currentGrant().workerId());
             assertEquals(0, explicit.boundGenerator().layout().sequenceLowBits());
         } finally {
-            ScopePlanner.get().setDefaults(new Properties());
+            SnowflakePlanner.get().setDefaults(new Properties());
         }
     }
 

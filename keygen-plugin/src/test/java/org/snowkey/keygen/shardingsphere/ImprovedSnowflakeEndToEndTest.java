@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.testing.ShardingSphereFixture;
 
 /** IMPROVED_SNOWFLAKE through the real ShardingSphere-JDBC driver reading real YAML over H2. */
@@ -33,7 +33,7 @@ class ImprovedSnowflakeEndToEndTest {
 
     @AfterEach
     void releaseGenerators() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
     }
 
     @Test
@@ -125,9 +125,9 @@ class ImprovedSnowflakeEndToEndTest {
         ShardingSphereFixture fixture = new ShardingSphereFixture(directory, Map.of("worker-id", "26"));
         javax.sql.DataSource first = fixture.openDataSource();
         long before = insertOne(first);
-        int generatorsBefore = SnowKeyRuntime.get().generators().size();
+        int generatorsBefore = SnowflakeRuntime.get().generators().size();
         ((AutoCloseable) first).close();
-        assertEquals(generatorsBefore - 1, SnowKeyRuntime.get().generators().size(), "the context's scope was closed with it");
+        assertEquals(generatorsBefore - 1, SnowflakeRuntime.get().generators().size(), "the context's scope was closed with it");
         javax.sql.DataSource second = fixture.openDataSource();
         long after = insertOne(second);
         ((AutoCloseable) second).close();
@@ -151,7 +151,7 @@ class ImprovedSnowflakeEndToEndTest {
             statement.executeUpdate("INSERT INTO `T_Order_Item` (user_id, note) VALUES (1, 'quoted')");
         }
         assertEquals(3, fixture.keys("t_order_item", "item_id").size(), "ShardingSphere took every spelling for the one logic table");
-        IdGenerator generator = SnowKeyRuntime.get().generators().stream().filter(each -> each.currentGrant().workerId() == 27).findFirst().orElseThrow();
+        IdGenerator generator = SnowflakeRuntime.get().generators().stream().filter(each -> each.currentGrant().workerId() == 27).findFirst().orElseThrow();
         assertEquals(1, generator.streams().size(), () -> "one table, one stream: " + generator.streams().keySet());
     }
 

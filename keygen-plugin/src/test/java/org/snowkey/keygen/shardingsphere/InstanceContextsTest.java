@@ -9,7 +9,7 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 
 /**
  * The part of {@link InstanceContexts} that ShardingSphere 5.5.0 needs and 5.5.2 cannot show (the 5.5.0 check module runs
@@ -20,7 +20,7 @@ class InstanceContextsTest {
 
     @AfterEach
     void closeAll() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
     }
 
     @Test

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.testing.RuleChange;
 import org.snowkey.keygen.testing.ShardingSphereFixture;
 
@@ -34,7 +34,7 @@ class OneIdSpacePerWorkerIdThroughShardingSphereTest {
 
     @AfterEach
     void releaseGenerators() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
     }
 
     @Test

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.testing.RuleChange;
 import org.snowkey.keygen.testing.ShardingSphereFixture;
 
@@ -46,7 +46,7 @@ class RuleChangedAtRunTimeTest {
 
     @AfterEach
     void releaseGenerators() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
     }
 
     @Test
@@ -73,7 +73,7 @@ class RuleChangedAtRunTimeTest {
             after = insertItems(dataSource, 200);
         }
         assertContinues(before, after);
-        assertEquals(List.of(), List.copyOf(SnowKeyRuntime.get().generators()), "closing the data source released every generator, the rebuilt one too");
+        assertEquals(List.of(), List.copyOf(SnowflakeRuntime.get().generators()), "closing the data source released every generator, the rebuilt one too");
     }
 
     @Test
@@ -92,7 +92,7 @@ class RuleChangedAtRunTimeTest {
             after = insertItems(dataSource, 200);
         }
         assertContinues(before, after);
-        assertEquals(List.of(), List.copyOf(SnowKeyRuntime.get().generators()), "closing the data source released every generator");
+        assertEquals(List.of(), List.copyOf(SnowflakeRuntime.get().generators()), "closing the data source released every generator");
     }
 
     private static void assertContinues(final List<Long> before, final List<Long> after) {

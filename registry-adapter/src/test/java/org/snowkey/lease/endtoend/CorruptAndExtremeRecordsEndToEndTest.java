@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseGrant;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 
 /**
  * Lease records written by someone else (an operator, a bug, a disk) through the public path: props in, lease from
@@ -38,14 +38,14 @@ class CorruptAndExtremeRecordsEndToEndTest {
             byte[] corrupt = "{\"pool\":\"corrupt\",\"workerId\":0,\"owner\":\"x\",\"fencingToken\":3,\"expiresAt\":1,\"reservedUntil\":\"soon\",\"state\":\"RELEASED\"}"
                     .getBytes(StandardCharsets.UTF_8);
             client.create().creatingParentsIfNeeded().forPath("/e2e/snowkey/corrupt/workers/0", corrupt);
-            IdGenerator generator = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(zookeeper(server, "corrupt", "1"), Optional.empty()), this);
+            IdGenerator generator = SnowflakeRuntime.get().generator(SnowflakePlanner.get().plan(zookeeper(server, "corrupt", "1"), Optional.empty()), this);
             try {
                 // Worker id bits 1: numbers 0 (corrupt) and 1. The generator must take 1.
                 generator.nextId();
                 assertNotEquals(0, generator.currentGrant().workerId());
                 assertArrayEquals(corrupt, client.getData().forPath("/e2e/snowkey/corrupt/workers/0"), "the corrupt record was left as it is");
             } finally {
-                SnowKeyRuntime.get().release(this);
+                SnowflakeRuntime.get().release(this);
             }
         }
     }
@@ -78,10 +78,10 @@ class CorruptAndExtremeRecordsEndToEndTest {
         props.setProperty("lease-acquire-timeout-milliseconds", "2000");
         props.setProperty("instance-id", "e2e");
         // Create the table through SnowKey itself (first holder takes worker id 0 and releases it), then mark the row.
-        IdGenerator first = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(props, Optional.empty()), "first");
+        IdGenerator first = SnowflakeRuntime.get().generator(SnowflakePlanner.get().plan(props, Optional.empty()), "first");
         first.nextId();
         int workerId = first.currentGrant().workerId();
-        SnowKeyRuntime.get().release("first");
+        SnowflakeRuntime.get().release("first");
         try (Connection connection = DriverManager.getConnection(url, "postgres", ""); Statement statement = connection.createStatement()) {
             assertTrue(statement.executeUpdate("UPDATE " + table + " SET reserved_until = " + Long.MAX_VALUE + ", expires_at = 1, state = 'RELEASED' WHERE pool = 'extreme'"
                     + " AND worker_id = " + workerId) == 1);
@@ -95,7 +95,7 @@ class CorruptAndExtremeRecordsEndToEndTest {
 
     private void assertNoReuse(final Properties props, final int marked) {
         try {
-            IdGenerator generator = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(props, Optional.empty()), this);
+            IdGenerator generator = SnowflakeRuntime.get().generator(SnowflakePlanner.get().plan(props, Optional.empty()), this);
             LeaseGrant grant;
             try {
                 grant = generator.currentGrant();
@@ -108,7 +108,7 @@ class CorruptAndExtremeRecordsEndToEndTest {
                     "worker id " + marked + " was reserved until Long.MAX_VALUE (" + Long.MAX_VALUE + "), yet a successor may issue from " + grant
                             + " (LeaseAcquirer.claim: max(now, reservedUntil + 1) overflows)");
         } finally {
-            SnowKeyRuntime.get().release(this);
+            SnowflakeRuntime.get().release(this);
         }
     }
 

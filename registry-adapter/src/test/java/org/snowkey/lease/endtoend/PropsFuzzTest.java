@@ -13,14 +13,14 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.IdGenerator;
-import org.snowkey.keygen.runtime.ScopePlan;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlan;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.lease.testing.TestScope;
 
 /**
  * Every prop, with random strings, numbers out of range, empty values and unicode, through
- * {@code ScopePlanner.plan(...)} and the lease providers' validation: a plan, or an {@link InvalidSettingException}
+ * {@code SnowflakePlanner.plan(...)} and the lease providers' validation: a plan, or an {@link InvalidSettingException}
  * whose message names the prop; never another exception. Plans without a registry (static worker id) are also
  * opened and asked for ids, which must be strictly increasing and unique.
  */
@@ -41,7 +41,7 @@ class PropsFuzzTest {
     @Test
     void everyPropIsValidatedWithAMessageNamingIt() {
         Random random = new Random(99L);
-        SnowKeyRuntime runtime = SnowKeyRuntime.get();
+        SnowflakeRuntime runtime = SnowflakeRuntime.get();
         int planned = 0;
         int rejected = 0;
         List<Long> issued = new ArrayList<>();
@@ -61,9 +61,9 @@ class PropsFuzzTest {
                     props.putIfAbsent("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test");
                 }
             }
-            ScopePlan plan;
+            SnowflakePlan plan;
             try {
-                plan = ScopePlanner.get().plan(props, Optional.empty());
+                plan = SnowflakePlanner.get().plan(props, Optional.empty());
             } catch (final InvalidSettingException ex) {
                 rejected++;
                 assertFalse(ex.getMessage() == null || ex.getMessage().isBlank(), "an empty message for " + props);

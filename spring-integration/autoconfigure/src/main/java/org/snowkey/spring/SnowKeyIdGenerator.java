@@ -8,8 +8,8 @@ import org.snowkey.keygen.generator.SequenceStream;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseStatus;
-import org.snowkey.keygen.runtime.ScopePlan;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlan;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 
 /**
  * SnowKey ids for application code. It issues from the same generator as every ShardingSphere
@@ -21,7 +21,7 @@ import org.snowkey.keygen.runtime.SnowKeyRuntime;
  */
 public final class SnowKeyIdGenerator extends ScopeOwner {
 
-    private final SnowKeyRuntime runtime;
+    private final SnowflakeRuntime runtime;
 
     private final String scopeKey;
 
@@ -31,7 +31,7 @@ public final class SnowKeyIdGenerator extends ScopeOwner {
      * @param owner this bean's membership in the scope, registered before the bean exists so a failed start can
      *              leave again
      */
-    private SnowKeyIdGenerator(final SnowKeyRuntime runtime, final Object owner, final String scopeKey, final IdGenerator generator) {
+    private SnowKeyIdGenerator(final SnowflakeRuntime runtime, final Object owner, final String scopeKey, final IdGenerator generator) {
         super(owner, "SnowKeyIdGenerator", true);
         this.runtime = runtime;
         this.scopeKey = scopeKey;
@@ -42,7 +42,7 @@ public final class SnowKeyIdGenerator extends ScopeOwner {
      * Joins the plan's scope and acquires its lease now, so that a missing lease fails start-up rather than the
      * first id. On failure the scope is left as it was found.
      */
-    public static SnowKeyIdGenerator open(final SnowKeyRuntime runtime, final ScopePlan plan) {
+    public static SnowKeyIdGenerator open(final SnowflakeRuntime runtime, final SnowflakePlan plan) {
         Object owner = new Object();
         try {
             IdGenerator generator = runtime.generatorReleasedByOwner(plan, owner);

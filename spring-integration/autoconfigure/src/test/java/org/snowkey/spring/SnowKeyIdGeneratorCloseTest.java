@@ -13,23 +13,23 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
-import org.snowkey.keygen.runtime.ScopePlan;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlan;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 
 class SnowKeyIdGeneratorCloseTest {
 
-    private final SnowKeyRuntime runtime = SnowKeyRuntime.get();
+    private final SnowflakeRuntime runtime = SnowflakeRuntime.get();
 
     @AfterEach
     void closeAll() {
         runtime.closeAll();
     }
 
-    private static ScopePlan staticPlan(final int workerId) {
+    private static SnowflakePlan staticPlan(final int workerId) {
         Properties props = new Properties();
         props.setProperty("worker-id", Integer.toString(workerId));
-        return ScopePlanner.get().plan(props, Optional.empty());
+        return SnowflakePlanner.get().plan(props, Optional.empty());
     }
 
     /**

@@ -19,7 +19,7 @@ import java.util.Map;
 import org.apache.curator.test.TestingServer;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 
 /**
  * The SnowKey quickstart: ShardingSphere-JDBC over two embedded H2 databases, {@code t_order} split into two
@@ -81,7 +81,7 @@ public final class QuickstartApplication {
         new QuickstartApplication().run(props);
         // Release the lease with its exact high-water mark now, while the embedded ZooKeeper still runs (SnowKey's
         // own shutdown hook would race the server's).
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
         System.exit(0);
     }
 
@@ -123,7 +123,7 @@ public final class QuickstartApplication {
                 System.out.printf("  ds_%d.t_order_%d: %d%n", ds, table, count(ds, "t_order_" + table));
             }
         }
-        SnowKeyRuntime.get().generators().forEach(each -> System.out.println("Lease: " + each.lease().status()));
+        SnowflakeRuntime.get().generators().forEach(each -> System.out.println("Lease: " + each.lease().status()));
         long even = ids.stream().filter(each -> each % 2 == 0).count();
         System.out.printf("id %% 2: %d even, %d odd%n", even, ids.size() - even);
         System.out.println("Decode any id: java -jar keygen-plugin/target/snowkey-keygen-plugin-0.1.0-SNAPSHOT.jar decode " + ids.get(0));

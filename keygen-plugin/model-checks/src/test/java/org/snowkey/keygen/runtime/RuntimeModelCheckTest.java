@@ -41,9 +41,9 @@ public class RuntimeModelCheckTest {
 
     private final ManualClock clock = new ManualClock(T).advanceOnPause(true);
 
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(clock, hook -> { }, Scopes.Waiting.SPIN);
+    private final SnowflakeRuntime runtime = new SnowflakeRuntime(clock, hook -> { }, Scopes.Waiting.SPIN);
 
-    private final ScopePlan plan = new ScopePlanner(Map.of(), new StaticHighWaterMarks()).plan(props(), Optional.empty());
+    private final SnowflakePlan plan = new SnowflakePlanner(Map.of(), new StaticHighWaterMarks()).plan(props(), Optional.empty());
 
     private final Object ownerA = new Object();
 
@@ -106,7 +106,7 @@ public class RuntimeModelCheckTest {
         return plan.scopeKey();
     }
 
-    SnowKeyRuntime runtime() {
+    SnowflakeRuntime runtime() {
         return runtime;
     }
 

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.shardingsphere.KeyGeneratorFixtures;
 
@@ -90,7 +90,7 @@ public abstract class LineContract {
         for (AutoCloseable each : opened) {
             each.close();
         }
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
         SegmentRuntime.get().closeAll();
         KeyGeneratorFixtures.forgetSeenClusterRegistries();
     }
@@ -150,7 +150,7 @@ public abstract class LineContract {
                 each.close();
             }
             opened.clear();
-            SnowKeyRuntime.get().closeAll();
+            SnowflakeRuntime.get().closeAll();
             KeyGeneratorFixtures.forgetSeenClusterRegistries();
         }
     }

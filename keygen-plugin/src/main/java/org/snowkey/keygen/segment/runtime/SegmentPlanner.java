@@ -25,7 +25,7 @@ import org.snowkey.keygen.segment.SegmentSettings;
 public final class SegmentPlanner {
 
     /**
-     * The planner of the JVM; static for the reason {@code ScopePlanner}'s is: ShardingSphere builds algorithms with a
+     * The planner of the JVM; static for the reason {@code SnowflakePlanner}'s is: ShardingSphere builds algorithms with a
      * no-argument constructor, so the backends on the class path and the Spring defaults reach them from here.
      */
     private static final SegmentPlanner INSTANCE = new SegmentPlanner(StoreCatalogue.discover(SegmentAllocatorProvider.class, SegmentAllocatorProvider::name));

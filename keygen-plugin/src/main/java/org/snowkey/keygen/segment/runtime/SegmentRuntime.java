@@ -30,7 +30,7 @@ public final class SegmentRuntime {
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentRuntime.class);
 
-    /** Static for the reason {@code SnowKeyRuntime}'s is: algorithms built by ShardingSphere's SPI find shared scopes here. */
+    /** Static for the reason {@code SnowflakeRuntime}'s is: algorithms built by ShardingSphere's SPI find shared scopes here. */
     private static final SegmentRuntime INSTANCE = new SegmentRuntime(WallClock.system(), fetchThreads(), owner(), JvmShutdown::register, Scopes.Waiting.PARK);
 
     private final Scopes<SegmentPlan, SegmentScope> scopes;

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.generator.IdGenerator;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.segment.SegmentSequence;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
@@ -48,7 +48,7 @@ class ProxyLibrariesTest {
 
     @AfterEach
     void releaseLeases() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
         SegmentRuntime.get().closeAll();
     }
 
@@ -140,13 +140,13 @@ class ProxyLibrariesTest {
 
     /** Takes the lease, issues keys on it, releases it; returns the worker id. */
     private static int issueAndRelease(final Properties props) {
-        IdGenerator generator = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(props, Optional.empty()));
+        IdGenerator generator = SnowflakeRuntime.get().generator(SnowflakePlanner.get().plan(props, Optional.empty()));
         int workerId = generator.currentGrant().workerId();
         Set<Long> ids = new HashSet<>(generator.nextIds(2_000));
         ids.add(generator.nextId());
         assertEquals(2_001, ids.size());
         assertTrue(ids.stream().allMatch(each -> generator.decode(each).workerId() == workerId), "every key carries the leased worker id " + workerId);
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
         return workerId;
     }
 

@@ -4,10 +4,10 @@ import java.util.Optional;
 
 import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.mode.ClusterRegistry;
-import org.snowkey.keygen.runtime.ScopePlan;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
-import org.snowkey.keygen.runtime.SnowKeySettings;
+import org.snowkey.keygen.runtime.SnowflakePlan;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
+import org.snowkey.keygen.runtime.SnowflakeSettings;
 import org.snowkey.keygen.shardingsphere.PlansWithoutMode;
 import org.snowkey.keygen.segment.runtime.SegmentPlanner;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
@@ -30,7 +30,7 @@ import org.springframework.context.annotation.Configuration;
  * {@link SnowKeySegments} bean shares their scope.
  */
 @AutoConfiguration
-@ConditionalOnClass(SnowKeyRuntime.class)
+@ConditionalOnClass(SnowflakeRuntime.class)
 @ConditionalOnProperty(prefix = "snowkey", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SnowKeyProperties.class)
 public class SnowKeyAutoConfiguration {
@@ -38,7 +38,7 @@ public class SnowKeyAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public SnowKeyIdGenerator snowKeyIdGenerator(final SnowKeyProperties properties, final ApplicationContext context) {
-        return start(SnowKeyRuntime.get(), ScopePlanner.get(), properties, context.getClassLoader());
+        return start(SnowflakeRuntime.get(), SnowflakePlanner.get(), properties, context.getClassLoader());
     }
 
     /**
@@ -50,15 +50,15 @@ public class SnowKeyAutoConfiguration {
      * @param classLoader where the lease backends are looked for: a {@code snowkey.<backend>.*} property is emitted
      *                    only when its backend is there
      */
-    static SnowKeyIdGenerator start(final SnowKeyRuntime runtime, final ScopePlanner planner, final SnowKeyProperties properties,
+    static SnowKeyIdGenerator start(final SnowflakeRuntime runtime, final SnowflakePlanner planner, final SnowKeyProperties properties,
                                     final ClassLoader classLoader) {
         // A Cluster mode ShardingSphere already showed in this JVM: plan as the key generators inheriting these settings did.
         Optional<ClusterRegistry> mode = PlansWithoutMode.clusterRegistryOfThisJvm();
         Planned planned = SnowKeyPropertyMapping.SNOWFLAKE.publish(properties, classLoader, props -> {
-            SnowKeySettings settings = planner.parse(props);
+            SnowflakeSettings settings = planner.parse(props);
             return new Planned(settings, planner.plan(settings, mode));
         }, planner::setDefaults);
-        ScopePlan plan = planned.plan();
+        SnowflakePlan plan = planned.plan();
         try {
             SnowKeyIdGenerator generator = SnowKeyIdGenerator.open(runtime, plan);
             if (mode.isEmpty()) {
@@ -72,7 +72,7 @@ public class SnowKeyAutoConfiguration {
         }
     }
 
-    private record Planned(SnowKeySettings settings, ScopePlan plan) {
+    private record Planned(SnowflakeSettings settings, SnowflakePlan plan) {
     }
 
     /** Always there, so that invalid {@code snowkey.segment.*} values fail start-up even where no allocator is set. */

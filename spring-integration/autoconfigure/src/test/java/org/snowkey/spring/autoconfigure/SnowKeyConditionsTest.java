@@ -103,8 +103,8 @@ class SnowKeyConditionsTest {
 
     @Test
     void applicationBeanReplacesTheGenerator() {
-        runner.withBean("myGenerator", SnowKeyIdGenerator.class, () -> SnowKeyAutoConfiguration.start(org.snowkey.keygen.runtime.SnowKeyRuntime.get(),
-                org.snowkey.keygen.runtime.ScopePlanner.get(), new SnowKeyProperties(), getClass().getClassLoader())).run(context -> assertThat(context).hasSingleBean(SnowKeyIdGenerator.class).hasBean("myGenerator"));
+        runner.withBean("myGenerator", SnowKeyIdGenerator.class, () -> SnowKeyAutoConfiguration.start(org.snowkey.keygen.runtime.SnowflakeRuntime.get(),
+                org.snowkey.keygen.runtime.SnowflakePlanner.get(), new SnowKeyProperties(), getClass().getClassLoader())).run(context -> assertThat(context).hasSingleBean(SnowKeyIdGenerator.class).hasBean("myGenerator"));
     }
 
     @Test

@@ -12,7 +12,7 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.layout.DecodedId;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -47,7 +47,7 @@ class SnowKeyShardingSphereTest {
         });
         // The context closed its ShardingSphere data source, so the scope has no owner left and is closed.
         assertThat(driverCache()).doesNotContainKey(DEFAULTS_URL);
-        assertThat(SnowKeyRuntime.get().generators()).doesNotContain(bean.get().generator());
+        assertThat(SnowflakeRuntime.get().generators()).doesNotContain(bean.get().generator());
     }
 
     @Test
@@ -84,11 +84,11 @@ class SnowKeyShardingSphereTest {
                     });
             // The driver's data source outlives the context and still owns the scope: the lease is not released.
             assertThat(driverCache()).containsKey(url);
-            assertThat(SnowKeyRuntime.get().generators()).contains(bean.get().generator());
+            assertThat(SnowflakeRuntime.get().generators()).contains(bean.get().generator());
         } finally {
             ShardingSphereDriverDataSources.close(url);
         }
-        assertThat(SnowKeyRuntime.get().generators()).doesNotContain(bean.get().generator());
+        assertThat(SnowflakeRuntime.get().generators()).doesNotContain(bean.get().generator());
     }
 
     private static long insert(final DataSource dataSource, final String note) throws Exception {

@@ -10,7 +10,7 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.testkit.H2LeaseTable;
 import org.snowkey.keygen.testkit.LineContract;
 import org.snowkey.keygen.testkit.LineFixture;
@@ -32,7 +32,7 @@ class SpringBootStarter52Test {
 
     @AfterEach
     void releaseLeases() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
     }
 
     @Test

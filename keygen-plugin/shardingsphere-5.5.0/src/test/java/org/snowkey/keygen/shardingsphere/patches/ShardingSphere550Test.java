@@ -21,7 +21,7 @@ import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFac
 import org.apache.shardingsphere.mode.manager.ContextManager;
 import org.apache.shardingsphere.mode.manager.listener.ContextManagerLifecycleListener;
 import org.junit.jupiter.api.Test;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.shardingsphere.ContextLifecycleListener;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.testkit.LineContract;
@@ -226,7 +226,7 @@ class ShardingSphere550Test extends LineContract {
         Field field = dataSource.getClass().getDeclaredField("contextManager");
         field.setAccessible(true);
         ContextManager contextManager = (ContextManager) field.get(dataSource);
-        SnowKeyRuntime.get().release(contextManager.getInstanceContext());
+        SnowflakeRuntime.get().release(contextManager.getInstanceContext());
         assertEquals(List.of(), leases.heldWorkerIds("proxy"), "released: as if the JDBC start-up had not bound it");
         ContextManagerLifecycleListener listener = new ContextLifecycleListener();
         listener.onInitialized(null, contextManager);

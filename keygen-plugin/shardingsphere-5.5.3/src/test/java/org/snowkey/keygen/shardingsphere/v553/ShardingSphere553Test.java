@@ -38,7 +38,7 @@ import org.apache.shardingsphere.mode.metadata.MetaDataContexts;
 import org.apache.shardingsphere.mode.spi.repository.PersistRepository;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.segment.runtime.SegmentRuntime;
 import org.snowkey.keygen.shardingsphere.ContextLifecycleListener;
 import org.snowkey.keygen.shardingsphere.KeyGeneratorFixtures;
@@ -65,7 +65,7 @@ class ShardingSphere553Test {
         for (AutoCloseable each : opened) {
             each.close();
         }
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
         SegmentRuntime.get().closeAll();
         KeyGeneratorFixtures.forgetSeenClusterRegistries();
     }

@@ -11,7 +11,7 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeBinding;
 
 /**
@@ -23,7 +23,7 @@ class BindingLeaseFailureTest {
 
     @AfterEach
     void closeAll() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
     }
 
     @Test

@@ -20,9 +20,9 @@ import org.snowkey.keygen.config.InvalidSettingException;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.PreparedLease;
 import org.snowkey.keygen.lease.WorkerLeaseProvider;
-import org.snowkey.keygen.runtime.ScopePlan;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlan;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.store.jdbc.JdbcTableName;
 
@@ -152,8 +152,8 @@ class JdbcLeaseProviderTest {
         JdbcTableName table = TestDatabase.uniqueTable("runtime");
         Properties props = props("lease-registry", "jdbc", "jdbc-url", TestDatabase.H2.url(), "jdbc-username", "sa", "jdbc-password", "",
                 "jdbc-table", table.value(), "lease-pool", "runtime-test", "instance-id", "provider-test");
-        SnowKeyRuntime runtime = SnowKeyRuntime.get();
-        ScopePlan plan = ScopePlanner.get().plan(props, Optional.empty());
+        SnowflakeRuntime runtime = SnowflakeRuntime.get();
+        SnowflakePlan plan = SnowflakePlanner.get().plan(props, Optional.empty());
         try {
             IdGenerator generator = runtime.generator(plan);
             long first = generator.nextId();

@@ -10,9 +10,9 @@ import java.util.Optional;
 import java.util.Properties;
 
 import org.snowkey.keygen.generator.IdGenerator;
-import org.snowkey.keygen.runtime.ScopePlan;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlan;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 
 /**
  * Test fixture run as a separate JVM: generates ids through the real runtime (props in, lease from the
@@ -37,8 +37,8 @@ public final class LeaseWorkerProcess {
             int equals = args[i].indexOf('=');
             props.setProperty(args[i].substring(0, equals), args[i].substring(equals + 1));
         }
-        SnowKeyRuntime runtime = SnowKeyRuntime.get();
-        ScopePlan plan = ScopePlanner.get().plan(props, Optional.empty());
+        SnowflakeRuntime runtime = SnowflakeRuntime.get();
+        SnowflakePlan plan = SnowflakePlanner.get().plan(props, Optional.empty());
         IdGenerator generator = runtime.generator(plan);
         try (BufferedWriter out = Files.newBufferedWriter(output, StandardCharsets.US_ASCII, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
             while (System.currentTimeMillis() < stopAt) {

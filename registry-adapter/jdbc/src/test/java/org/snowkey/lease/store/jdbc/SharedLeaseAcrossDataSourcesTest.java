@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.snowkey.keygen.layout.IdLayout;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.segment.endtoend.SegmentYamlFixture;
 
 /**
@@ -40,7 +40,7 @@ class SharedLeaseAcrossDataSourcesTest {
 
     @AfterEach
     void closeGenerators() {
-        SnowKeyRuntime.get().closeAll();
+        SnowflakeRuntime.get().closeAll();
     }
 
     @Test

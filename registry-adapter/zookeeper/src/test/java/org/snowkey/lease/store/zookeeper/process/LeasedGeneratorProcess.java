@@ -9,8 +9,8 @@ import java.util.Properties;
 import java.util.concurrent.locks.LockSupport;
 
 import org.snowkey.keygen.generator.IdGenerator;
-import org.snowkey.keygen.runtime.ScopePlanner;
-import org.snowkey.keygen.runtime.SnowKeyRuntime;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 
 /**
  * Test fixture, run as its own JVM by {@code MultiProcessUniquenessTest}: leases a worker id from ZooKeeper through
@@ -36,7 +36,7 @@ public final class LeasedGeneratorProcess {
         props.setProperty("worker-id-bits", args[3]);
         props.setProperty("lease-duration-milliseconds", args[4]);
         props.setProperty("lease-acquire-timeout-milliseconds", "30000");
-        IdGenerator generator = SnowKeyRuntime.get().generator(ScopePlanner.get().plan(props, Optional.empty()));
+        IdGenerator generator = SnowflakeRuntime.get().generator(SnowflakePlanner.get().plan(props, Optional.empty()));
         System.out.println("LEASED " + generator.currentGrant());
         System.out.flush();
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(args[5]), BATCH * 8))) {

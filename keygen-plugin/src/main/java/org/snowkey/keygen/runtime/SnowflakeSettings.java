@@ -8,7 +8,7 @@ import org.snowkey.keygen.lease.LeaseBackendSettings;
 
 /**
  * Every setting of one key generator (or of the Spring bean), parsed and validated once at start-up by
- * {@link ScopePlanner#parse} and handed on from there: planning, the lease backend and the binding read this value,
+ * {@link SnowflakePlanner#parse} and handed on from there: planning, the lease backend and the binding read this value,
  * never the props again (docs/design.md, "Settings").
  *
  * @param generator the generator's own settings
@@ -18,10 +18,10 @@ import org.snowkey.keygen.lease.LeaseBackendSettings;
  *                 registry name
  * @param props the props as parsed (unmodifiable), to name a prop in a later complaint
  */
-public record SnowKeySettings(GeneratorSettings generator, String registry, LeaseTerms lease, Map<String, LeaseBackendSettings> backends,
+public record SnowflakeSettings(GeneratorSettings generator, String registry, LeaseTerms lease, Map<String, LeaseBackendSettings> backends,
                               Map<Object, Object> props) {
 
-    public SnowKeySettings {
+    public SnowflakeSettings {
         backends = Map.copyOf(backends);
         props = Map.copyOf(props);
     }
@@ -29,7 +29,7 @@ public record SnowKeySettings(GeneratorSettings generator, String registry, Leas
     /** Without the props' values: they may hold a password, and a record's own toString would print them. */
     @Override
     public String toString() {
-        return "SnowKeySettings[generator=" + generator + ", registry=" + registry + ", lease=" + lease + ", backends=" + backends.keySet()
+        return "SnowflakeSettings[generator=" + generator + ", registry=" + registry + ", lease=" + lease + ", backends=" + backends.keySet()
                 + ", props set=" + new java.util.TreeSet<>(props.keySet().stream().map(String::valueOf).toList()) + "]";
     }
 }

@@ -12,20 +12,20 @@ import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
 
-class SnowKeyRuntimeTest {
+class SnowflakeRuntimeTest {
 
     /** A runtime of its own: the last test runs the shutdown hook, after which the JVM's runtime treats owners as leaving. */
-    private final SnowKeyRuntime runtime = new SnowKeyRuntime(WallClock.system(), hook -> { }, Scopes.Waiting.PARK);
+    private final SnowflakeRuntime runtime = new SnowflakeRuntime(WallClock.system(), hook -> { }, Scopes.Waiting.PARK);
 
     @AfterEach
     void closeAll() {
         runtime.closeAll();
     }
 
-    private ScopePlan staticPlan(final int workerId) {
+    private SnowflakePlan staticPlan(final int workerId) {
         Properties props = new Properties();
         props.setProperty("worker-id", Integer.toString(workerId));
-        return ScopePlanner.get().plan(props, java.util.Optional.empty());
+        return SnowflakePlanner.get().plan(props, java.util.Optional.empty());
     }
 
     @Test

@@ -15,26 +15,26 @@ import org.snowkey.keygen.generator.IdGenerator;
  * scope shares one lease and one set of sequence streams, so two instances never issue on the same worker id
  * independently. Leases are released from the shutdown hook, because ShardingSphere never closes algorithms.
  * The lifecycle of the scopes (join, leave, close, shutdown) is {@link Scopes}'; this class says what a snowflake
- * generation holds: an {@link IdGenerator} over the lease of a {@link ScopePlan} made by {@link ScopePlanner}.
+ * generation holds: an {@link IdGenerator} over the lease of a {@link SnowflakePlan} made by {@link SnowflakePlanner}.
  */
-public final class SnowKeyRuntime {
+public final class SnowflakeRuntime {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SnowKeyRuntime.class);
+    private static final Logger LOG = LoggerFactory.getLogger(SnowflakeRuntime.class);
 
     /**
      * The one runtime of the JVM. Static because ShardingSphere creates key generate algorithms through its SPI with
      * a no-argument constructor and hands them nothing to share: algorithms of every context, and the Spring bean,
      * find the scopes they share here. Everything else is instance state, so tests can build their own runtime.
      */
-    private static final SnowKeyRuntime INSTANCE = new SnowKeyRuntime(WallClock.system(), JvmShutdown::register, Scopes.Waiting.PARK);
+    private static final SnowflakeRuntime INSTANCE = new SnowflakeRuntime(WallClock.system(), JvmShutdown::register, Scopes.Waiting.PARK);
 
-    private final Scopes<ScopePlan, IdGenerator> scopes;
+    private final Scopes<SnowflakePlan, IdGenerator> scopes;
 
-    SnowKeyRuntime(final WallClock clock, final Consumer<Runnable> shutdownHooks, final Scopes.Waiting waiting) {
+    SnowflakeRuntime(final WallClock clock, final Consumer<Runnable> shutdownHooks, final Scopes.Waiting waiting) {
         scopes = new Scopes<>(new SnowflakeResources(clock), shutdownHooks, waiting);
     }
 
-    public static SnowKeyRuntime get() {
+    public static SnowflakeRuntime get() {
         return INSTANCE;
     }
 
@@ -45,7 +45,7 @@ public final class SnowKeyRuntime {
      *
      * @throws IllegalStateException when the scope already runs with other generator settings
      */
-    public IdGenerator generator(final ScopePlan plan) {
+    public IdGenerator generator(final SnowflakePlan plan) {
         return join(plan, null, ReleaseMode.AT_JVM_SHUTDOWN);
     }
 
@@ -53,16 +53,16 @@ public final class SnowKeyRuntime {
      * The generator of the plan's scope, used by {@code owner} (a ShardingSphere context, a Spring context).
      * When every owner of a scope has gone ({@link #release(Object)}), the scope is closed and its lease released.
      */
-    public IdGenerator generator(final ScopePlan plan, final Object owner) {
+    public IdGenerator generator(final SnowflakePlan plan, final Object owner) {
         return join(plan, owner, ReleaseMode.AT_JVM_SHUTDOWN);
     }
 
     /**
-     * Like {@link #generator(ScopePlan, Object)}, for an owner that promises to call {@link #release(Object)} itself,
+     * Like {@link #generator(SnowflakePlan, Object)}, for an owner that promises to call {@link #release(Object)} itself,
      * also at JVM shutdown: the shutdown hook then leaves its scopes alone, so that nothing releases the lease
      * while the owner's data sources still run.
      */
-    public IdGenerator generatorReleasedByOwner(final ScopePlan plan, final Object owner) {
+    public IdGenerator generatorReleasedByOwner(final SnowflakePlan plan, final Object owner) {
         return join(plan, owner, ReleaseMode.BY_OWNER);
     }
 
@@ -73,7 +73,7 @@ public final class SnowKeyRuntime {
      *
      * @throws IllegalStateException when the scope already runs with other generator settings
      */
-    public IdGenerator join(final ScopePlan plan, final Object owner, final ReleaseMode releaseMode) {
+    public IdGenerator join(final SnowflakePlan plan, final Object owner, final ReleaseMode releaseMode) {
         return scopes.join(plan, owner, releaseMode);
     }
 
@@ -106,7 +106,7 @@ public final class SnowKeyRuntime {
     }
 
     /** A snowflake generation: an {@link IdGenerator} over the plan's worker-id lease, its layout shared by every joiner. */
-    private static final class SnowflakeResources implements ScopeResources<ScopePlan, IdGenerator> {
+    private static final class SnowflakeResources implements ScopeResources<SnowflakePlan, IdGenerator> {
 
         private final WallClock clock;
 
@@ -115,12 +115,12 @@ public final class SnowKeyRuntime {
         }
 
         @Override
-        public String scopeKey(final ScopePlan plan) {
+        public String scopeKey(final SnowflakePlan plan) {
             return plan.scopeKey();
         }
 
         @Override
-        public IdGenerator open(final ScopePlan plan) {
+        public IdGenerator open(final SnowflakePlan plan) {
             GeneratorSettings settings = plan.settings();
             if (plan.unguardedStaticWorkerId()) {
                 LOG.warn("SnowKey runs with worker id 0 because neither '{}' nor '{}' is set: this is only safe while a single instance "
@@ -132,7 +132,7 @@ public final class SnowKeyRuntime {
         }
 
         @Override
-        public void checkJoin(final String scopeKey, final ScopePlan opened, final ScopePlan joining) {
+        public void checkJoin(final String scopeKey, final SnowflakePlan opened, final SnowflakePlan joining) {
             GeneratorSettings mine = opened.settings();
             GeneratorSettings theirs = joining.settings();
             if (!mine.layout().equals(theirs.layout()) || !mine.clockRules().equals(theirs.clockRules())) {

@@ -27,23 +27,23 @@ import org.snowkey.keygen.lease.WorkerLeaseProvider;
 import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
- * Turns props into settings and settings into a {@link ScopePlan}, without I/O and without touching the live scopes
- * ({@link SnowKeyRuntime} keeps those). Two steps (docs/design.md, "Settings"):
+ * Turns props into settings and settings into a {@link SnowflakePlan}, without I/O and without touching the live scopes
+ * ({@link SnowflakeRuntime} keeps those). Two steps (docs/design.md, "Settings"):
  * <ol>
  *   <li>{@link #parse}: every prop is parsed and validated once, at start-up (an algorithm's {@code init()}, the
- *       Spring bean), into an immutable {@link SnowKeySettings}, also the props of a lease that is not taken, so
+ *       Spring bean), into an immutable {@link SnowflakeSettings}, also the props of a lease that is not taken, so
  *       that an out-of-range value always fails and a value that cannot apply is rejected instead of ignored;</li>
  *   <li>{@link #plan}: the settings and ShardingSphere's mode decide the scope; nothing is parsed again.</li>
  * </ol>
  */
-public final class ScopePlanner {
+public final class SnowflakePlanner {
 
     /**
      * The planner of the JVM. Static because ShardingSphere creates key generate algorithms through its SPI with a
      * no-argument constructor and hands them nothing to share: the lease backends found on the class path and the
      * defaults the Spring integration publishes reach every algorithm from here.
      */
-    private static final ScopePlanner INSTANCE = new ScopePlanner(StoreCatalogue.discover(WorkerLeaseProvider.class, WorkerLeaseProvider::registry),
+    private static final SnowflakePlanner INSTANCE = new SnowflakePlanner(StoreCatalogue.discover(WorkerLeaseProvider.class, WorkerLeaseProvider::registry),
             StaticHighWaterMarks.jvm());
 
     private final StoreCatalogue<WorkerLeaseProvider> providers;
@@ -61,7 +61,7 @@ public final class ScopePlanner {
      * @param providers lease backends by lower-case registry name
      * @param staticMarks the high-water marks of static leases
      */
-    public ScopePlanner(final Map<String, WorkerLeaseProvider> providers, final StaticHighWaterMarks staticMarks) {
+    public SnowflakePlanner(final Map<String, WorkerLeaseProvider> providers, final StaticHighWaterMarks staticMarks) {
         this.providers = new StoreCatalogue<>(providers, WorkerLeaseProvider::propertyNames, "lease backend");
         TreeSet<String> names = new TreeSet<>(PropertyNames.SHARED_LEASE);
         names.addAll(this.providers.allPropertyNames());
@@ -69,7 +69,7 @@ public final class ScopePlanner {
         this.staticMarks = staticMarks;
     }
 
-    public static ScopePlanner get() {
+    public static SnowflakePlanner get() {
         return INSTANCE;
     }
 
@@ -87,7 +87,7 @@ public final class ScopePlanner {
      *
      * @throws InvalidSettingException naming the prop and the value
      */
-    public SnowKeySettings parseInheritingDefaults(final Properties props) {
+    public SnowflakeSettings parseInheritingDefaults(final Properties props) {
         return defaults.parse(props, this::parse);
     }
 
@@ -98,7 +98,7 @@ public final class ScopePlanner {
      *
      * @throws InvalidSettingException naming the prop and the value
      */
-    public SnowKeySettings parse(final Properties props) {
+    public SnowflakeSettings parse(final Properties props) {
         Properties copy = copy(props);
         PropertyReader reader = new PropertyReader(copy);
         String registryText = reader.text(PropertyNames.LEASE_REGISTRY);
@@ -117,7 +117,7 @@ public final class ScopePlanner {
                 backends.put(name, provider.parse(copy, terms));
             }
         });
-        return new SnowKeySettings(generator, registry, terms, backends, copy);
+        return new SnowflakeSettings(generator, registry, terms, backends, copy);
     }
 
     /**
@@ -126,7 +126,7 @@ public final class ScopePlanner {
      * @param clusterRegistry the ShardingSphere Cluster mode repository, when there is one
      * @throws InvalidSettingException when the mode leaves a required value unset, or has no backend
      */
-    public ScopePlan plan(final SnowKeySettings settings, final Optional<ClusterRegistry> clusterRegistry) {
+    public SnowflakePlan plan(final SnowflakeSettings settings, final Optional<ClusterRegistry> clusterRegistry) {
         if (settings.registry() != null) {
             return leased(settings, settings.registry(), clusterRegistry);
         }
@@ -156,7 +156,7 @@ public final class ScopePlanner {
      * Spring bean, whose settings also serve Cluster-mode key generators; an instance ShardingSphere never told) use
      * {@link #plan} and get worker id 0 with its warning.
      */
-    public ScopePlan planInKnownMode(final SnowKeySettings settings, final Optional<ClusterRegistry> clusterRegistry) {
+    public SnowflakePlan planInKnownMode(final SnowflakeSettings settings, final Optional<ClusterRegistry> clusterRegistry) {
         if (clusterRegistry.isEmpty() && settings.registry() == null && settings.generator().workerId() == null) {
             PropertyReader reader = new PropertyReader(properties(settings));
             String set = firstSet(reader, leaseProps);
@@ -170,7 +170,7 @@ public final class ScopePlanner {
     }
 
     /** {@link #parse} and {@link #plan} in one step, for a caller that has the props and the mode at once (tools, tests). */
-    public ScopePlan plan(final Properties props, final Optional<ClusterRegistry> clusterRegistry) {
+    public SnowflakePlan plan(final Properties props, final Optional<ClusterRegistry> clusterRegistry) {
         return plan(parse(props), clusterRegistry);
     }
 
@@ -217,7 +217,7 @@ public final class ScopePlanner {
         return new TreeSet<>(names).stream().filter(reader::has).findFirst().orElse(null);
     }
 
-    private ScopePlan leased(final SnowKeySettings settings, final String registry, final Optional<ClusterRegistry> clusterRegistry) {
+    private SnowflakePlan leased(final SnowflakeSettings settings, final String registry, final Optional<ClusterRegistry> clusterRegistry) {
         WorkerLeaseProvider provider = provider(registry);
         LeaseBackendSettings backend = settings.backends().get(registry);
         if (backend == null) {
@@ -225,15 +225,15 @@ public final class ScopePlanner {
             backend = provider.parse(properties(settings), settings.lease());
         }
         PreparedLease prepared = provider.prepare(new LeaseRequest(backend, settings.lease(), settings.generator().layout(), clusterRegistry));
-        return new ScopePlan(settings.generator(), prepared.scopeKey(), prepared::open, false);
+        return new SnowflakePlan(settings.generator(), prepared.scopeKey(), prepared::open, false);
     }
 
-    private ScopePlan staticPlan(final GeneratorSettings settings, final int workerId, final boolean unguarded) {
-        return new ScopePlan(settings, "static|worker-id=" + workerId, () -> new StaticWorkerLease(workerId, settings.layout().epochMillis(), staticMarks),
+    private SnowflakePlan staticPlan(final GeneratorSettings settings, final int workerId, final boolean unguarded) {
+        return new SnowflakePlan(settings, "static|worker-id=" + workerId, () -> new StaticWorkerLease(workerId, settings.layout().epochMillis(), staticMarks),
                 unguarded);
     }
 
-    private static Properties properties(final SnowKeySettings settings) {
+    private static Properties properties(final SnowflakeSettings settings) {
         Properties props = new Properties();
         props.putAll(settings.props());
         return props;

@@ -30,16 +30,16 @@ import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeBinding;
 /**
  * Each setting is parsed and validated once, at start-up, and every rule of the configuration reference holds
  * whether or not a lease is taken. This module's test class path has no lease backend, as a ShardingSphere-Proxy
- * {@code ext-lib} with the plugin jar alone: the JVM's planner ({@link ScopePlanner#get()}) finds none. Two
+ * {@code ext-lib} with the plugin jar alone: the JVM's planner ({@link SnowflakePlanner#get()}) finds none. Two
  * backends of this test ({@code alpha}, {@code beta}) stand in where one is needed; they count their parses.
  */
-class ScopePlannerTest {
+class SnowflakePlannerTest {
 
     private final CountingBackend alpha = new CountingBackend("alpha");
 
     private final CountingBackend beta = new CountingBackend("beta");
 
-    private final ScopePlanner planner = new ScopePlanner(Map.of("alpha", alpha, "beta", beta), new StaticHighWaterMarks());
+    private final SnowflakePlanner planner = new SnowflakePlanner(Map.of("alpha", alpha, "beta", beta), new StaticHighWaterMarks());
 
     private static Properties props(final String... pairs) {
         Properties props = new Properties();
@@ -49,7 +49,7 @@ class ScopePlannerTest {
         return props;
     }
 
-    private static InvalidSettingException rejected(final ScopePlanner planner, final Properties props) {
+    private static InvalidSettingException rejected(final SnowflakePlanner planner, final Properties props) {
         return assertThrows(InvalidSettingException.class, () -> planner.plan(planner.parse(props), Optional.empty()));
     }
 
@@ -61,7 +61,7 @@ class ScopePlannerTest {
 
     @Test
     void theBackendParsesItsPropsOnceAndPlansReuseTheResult() {
-        SnowKeySettings settings = planner.parse(props("lease-registry", "alpha", "alpha-server", "a:1", "lease-pool", "orders"));
+        SnowflakeSettings settings = planner.parse(props("lease-registry", "alpha", "alpha-server", "a:1", "lease-pool", "orders"));
         assertEquals(1, alpha.parses.get());
         // Before ShardingSphere told the mode, and with it: the props are not read again.
         assertEquals("alpha|a:1|orders", planner.plan(settings, Optional.empty()).scopeKey());
@@ -72,7 +72,7 @@ class ScopePlannerTest {
 
     @Test
     void theModeChoosesAConfiguredBackendWithoutParsingAgain() {
-        SnowKeySettings settings = planner.parse(props("alpha-server", "a:1"));
+        SnowflakeSettings settings = planner.parse(props("alpha-server", "a:1"));
         assertEquals(1, alpha.parses.get());
         assertEquals("alpha|a:1|default", planner.plan(settings, cluster("Alpha", "mode:2")).scopeKey());
         assertEquals(1, alpha.parses.get());
@@ -83,7 +83,7 @@ class ScopePlannerTest {
     @Test
     void settingsAreImmutable() {
         Properties props = props("worker-id", "5");
-        SnowKeySettings settings = planner.parse(props);
+        SnowflakeSettings settings = planner.parse(props);
         props.setProperty("worker-id", "6");
         assertEquals("static|worker-id=5", planner.plan(settings, Optional.empty()).scopeKey());
         assertThrows(UnsupportedOperationException.class, () -> settings.props().put("worker-id", "7"));
@@ -137,7 +137,7 @@ class ScopePlannerTest {
         assertEquals("beta-server", named.property());
         assertEquals("cannot apply: it configures the beta lease backend, and lease-registry = 'alpha'; remove beta-server", named.allowed());
         // Chosen by the mode: known only once ShardingSphere tells it.
-        SnowKeySettings settings = planner.parse(props("beta-server", "b:1"));
+        SnowflakeSettings settings = planner.parse(props("beta-server", "b:1"));
         InvalidSettingException byMode = assertThrows(InvalidSettingException.class, () -> planner.plan(settings, cluster("alpha", "mode:2")));
         assertEquals("beta-server", byMode.property());
         assertTrue(byMode.allowed().contains("ShardingSphere's Cluster mode leases from alpha"), byMode.allowed());
@@ -161,7 +161,7 @@ class ScopePlannerTest {
 
     @Test
     void aSecretThatCannotApplyIsNotShown() {
-        ScopePlanner withSecret = new ScopePlanner(Map.of("alpha", new CountingBackend("alpha", "alpha-password")), new StaticHighWaterMarks());
+        SnowflakePlanner withSecret = new SnowflakePlanner(Map.of("alpha", new CountingBackend("alpha", "alpha-password")), new StaticHighWaterMarks());
         InvalidSettingException failure = rejected(withSecret, props("worker-id", "3", "alpha-password", "TopSecret-4711"));
         assertEquals("alpha-password", failure.property());
         assertEquals("(hidden)", failure.shownValue());
@@ -175,28 +175,28 @@ class ScopePlannerTest {
     void aRegistryWithoutItsBackendNamesTheArtifact(final String registry, final String backend, final String prop, final String value) {
         String expected = "the " + backend + " lease backend (artifact org.snowkey:snowkey-lease-" + registry
                 + ", or org.snowkey:snowkey-registry-adapter for both backends) is not on the class path";
-        InvalidSettingException named = rejected(ScopePlanner.get(), props("lease-registry", registry, prop, value, registry + "-username", "u"));
+        InvalidSettingException named = rejected(SnowflakePlanner.get(), props("lease-registry", registry, prop, value, registry + "-username", "u"));
         assertEquals("lease-registry", named.property());
         assertEquals(registry, named.shownValue());
         assertTrue(named.allowed().startsWith(expected), named.getMessage());
         assertFalse(named.getMessage().contains("unknown property"), named.getMessage());
         // A backend prop alone says the same, not "unknown property".
-        InvalidSettingException propAlone = rejected(ScopePlanner.get(), props(prop, value));
+        InvalidSettingException propAlone = rejected(SnowflakePlanner.get(), props(prop, value));
         assertEquals(prop, propAlone.property());
         assertTrue(propAlone.allowed().startsWith(expected), propAlone.getMessage());
     }
 
     @Test
     void aPasswordOfAMissingBackendIsNotShown() {
-        InvalidSettingException failure = rejected(ScopePlanner.get(), props("jdbc-password", "TopSecret-4711"));
+        InvalidSettingException failure = rejected(SnowflakePlanner.get(), props("jdbc-password", "TopSecret-4711"));
         assertEquals("jdbc-password", failure.property());
         assertFalse(failure.getMessage().contains("TopSecret"), failure.getMessage());
     }
 
     @Test
     void clusterModeWithoutItsBackendNamesTheArtifactAndWhatToSet() {
-        SnowKeySettings settings = ScopePlanner.get().parse(new Properties());
-        InvalidSettingException failure = assertThrows(InvalidSettingException.class, () -> ScopePlanner.get().plan(settings, cluster("ZooKeeper", "zk:2181")));
+        SnowflakeSettings settings = SnowflakePlanner.get().parse(new Properties());
+        InvalidSettingException failure = assertThrows(InvalidSettingException.class, () -> SnowflakePlanner.get().plan(settings, cluster("ZooKeeper", "zk:2181")));
         assertEquals("lease-registry", failure.property());
         assertTrue(failure.allowed().contains("the ZooKeeper lease backend (artifact org.snowkey:snowkey-lease-zookeeper, or org.snowkey:snowkey-registry-adapter for both backends) is not on the class path"),
                 failure.allowed());

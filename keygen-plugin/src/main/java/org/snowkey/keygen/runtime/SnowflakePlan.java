@@ -14,5 +14,5 @@ import org.snowkey.keygen.lease.WorkerLease;
  * @param unguardedStaticWorkerId true when no worker id and no registry were configured: worker id 0, safe only
  *                                for a single instance
  */
-public record ScopePlan(GeneratorSettings settings, String scopeKey, Supplier<WorkerLease> leaseOpener, boolean unguardedStaticWorkerId) {
+public record SnowflakePlan(GeneratorSettings settings, String scopeKey, Supplier<WorkerLease> leaseOpener, boolean unguardedStaticWorkerId) {
 }
