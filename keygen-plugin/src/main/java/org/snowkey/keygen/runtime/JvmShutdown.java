@@ -2,7 +2,7 @@ package org.snowkey.keygen.runtime;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,19 +16,41 @@ public final class JvmShutdown {
 
     private static final Logger LOG = LoggerFactory.getLogger(JvmShutdown.class);
 
-    private static final List<Runnable> CLOSES = new CopyOnWriteArrayList<>();
+    private static final JvmShutdown JVM = new JvmShutdown(hook -> Runtime.getRuntime().addShutdownHook(hook));
 
-    private static final AtomicBoolean HOOK_INSTALLED = new AtomicBoolean();
+    private final List<Runnable> closes = new CopyOnWriteArrayList<>();
 
-    private JvmShutdown() {
+    /** Adds the hook thread to the JVM; throws when the JVM is already stopping. */
+    private final Consumer<Thread> addHook;
+
+    /** Guarded by this: set only once the hook was added, so that a refused add is tried again by the next registration. */
+    private boolean hookAdded;
+
+    JvmShutdown(final Consumer<Thread> addHook) {
+        this.addHook = addHook;
     }
 
-    /** Runs {@code close} when the JVM shuts down. */
+    /**
+     * Runs {@code close} when the JVM shuts down.
+     *
+     * @throws IllegalStateException when the JVM is already stopping: {@code close} is then not registered
+     */
     public static void register(final Runnable close) {
-        CLOSES.add(close);
-        if (HOOK_INSTALLED.compareAndSet(false, true)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> runEach(CLOSES), "snowkey-shutdown"));
+        JVM.add(close);
+    }
+
+    synchronized void add(final Runnable close) {
+        closes.add(close);
+        if (hookAdded) {
+            return;
         }
+        try {
+            addHook.accept(new Thread(() -> runEach(closes), "snowkey-shutdown"));
+        } catch (final RuntimeException | Error ex) {
+            closes.remove(close);
+            throw ex;
+        }
+        hookAdded = true;
     }
 
     /**

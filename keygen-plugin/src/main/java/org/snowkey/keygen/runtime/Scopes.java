@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -47,7 +46,13 @@ public final class Scopes<P, R> {
 
     private final Waiting waiting;
 
-    private final AtomicBoolean shutdownHookInstalled = new AtomicBoolean();
+    /**
+     * Set once the shutdown hook is registered, never before: a registration the JVM refused (it was already stopping) is
+     * tried again by the next open. Written under {@link #shutdownHookLock}, held while registering (no I/O).
+     */
+    private volatile boolean shutdownHookInstalled;
+
+    private final Object shutdownHookLock = new Object();
 
     /** Set when the shutdown hook starts: from then on, owners the hook releases count as gone ({@link #release}). */
     private volatile boolean shutdownHookRan;
@@ -209,8 +214,14 @@ public final class Scopes<P, R> {
     }
 
     private void installShutdownHook() {
-        if (shutdownHookInstalled.compareAndSet(false, true)) {
-            shutdownHooks.accept(this::closeAllOnShutdown);
+        if (shutdownHookInstalled) {
+            return;
+        }
+        synchronized (shutdownHookLock) {
+            if (!shutdownHookInstalled) {
+                shutdownHooks.accept(this::closeAllOnShutdown);
+                shutdownHookInstalled = true;
+            }
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
@@ -229,6 +230,29 @@ class ScopesLifecycleTest {
 
         scopes.release(first);
         assertTrue(a.closed, "the refused joiner did not become an owner");
+    }
+
+    /**
+     * A shutdown hook that could not be registered (the JVM already stopping refuses it) is not taken as registered:
+     * the open fails, and a later open registers it, so the scopes it opens are closed at shutdown.
+     */
+    @Test
+    void aShutdownHookThatCouldNotBeRegisteredIsRegisteredByALaterOpen() {
+        AtomicInteger attempts = new AtomicInteger();
+        List<Runnable> registered = new ArrayList<>();
+        Scopes<Plan, Resource> refusingOnce = new Scopes<>(resources, hook -> {
+            if (attempts.incrementAndGet() == 1) {
+                throw new IllegalStateException("Shutdown in progress (test)");
+            }
+            registered.add(hook);
+        }, Scopes.Waiting.PARK);
+        assertThrows(IllegalStateException.class, () -> refusingOnce.join(A, new Object(), ReleaseMode.AT_JVM_SHUTDOWN));
+        assertTrue(refusingOnce.open().isEmpty(), "an open that could not register the hook opens nothing");
+
+        Resource a = refusingOnce.join(A, new Object(), ReleaseMode.AT_JVM_SHUTDOWN);
+        assertEquals(1, registered.size(), "the next open registers the hook");
+        registered.get(0).run();
+        assertTrue(a.closed, "the hook closes the scope opened after the refused registration");
     }
 
     /**
