@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.snowkey.keygen.testing.Waits.awaitParked;
+import static org.snowkey.keygen.testing.Waits.awaitUninterruptibly;
 
 import java.util.List;
 import java.util.Map;
@@ -261,27 +263,7 @@ class ScopeFailuresTest {
         }
     }
 
-    private static void awaitUninterruptibly(final CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (final InterruptedException ex) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** Until the thread parks (on the scope's latch: it has nothing else to wait for) or ends. */
-    private static void awaitParked(final Thread thread) {
-        while (thread.isAlive() && thread.getState() != Thread.State.WAITING) {
-            Thread.onSpinWait();
-        }
-    }
 
     private static class DelegatingLease implements WorkerLease {
 

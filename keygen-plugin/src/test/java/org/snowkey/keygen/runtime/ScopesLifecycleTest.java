@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.snowkey.keygen.testing.Waits.awaitParked;
+import static org.snowkey.keygen.testing.Waits.awaitUninterruptibly;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -343,26 +345,5 @@ class ScopesLifecycleTest {
 
         assertTrue(a.closed);
         assertEquals(1, resources.closes.get(), "one close per generation");
-    }
-
-    private static void awaitUninterruptibly(final CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (final InterruptedException ex) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void awaitParked(final Thread thread) {
-        while (thread.isAlive() && thread.getState() != Thread.State.WAITING) {
-            Thread.onSpinWait();
-        }
     }
 }
