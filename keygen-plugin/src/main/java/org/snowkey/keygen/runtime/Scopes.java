@@ -48,9 +48,10 @@ public final class Scopes<P, R> {
 
     /**
      * Set once the shutdown hook is registered, never before: a registration the JVM refused (it was already stopping) is
-     * tried again by the next open. Written under {@link #shutdownHookLock}, held while registering (no I/O).
+     * tried again by the next open. Guarded by {@link #shutdownHookLock}, held while registering (no I/O; only opens
+     * take it).
      */
-    private volatile boolean shutdownHookInstalled;
+    private boolean shutdownHookInstalled;
 
     private final Object shutdownHookLock = new Object();
 
@@ -214,9 +215,6 @@ public final class Scopes<P, R> {
     }
 
     private void installShutdownHook() {
-        if (shutdownHookInstalled) {
-            return;
-        }
         synchronized (shutdownHookLock) {
             if (!shutdownHookInstalled) {
                 shutdownHooks.accept(this::closeAllOnShutdown);
