@@ -19,6 +19,9 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real etcd server for tests: {@code /usr/bin/etcd} (Debian's {@code etcd-server}; another binary through the
@@ -257,6 +260,33 @@ public final class EtcdTestServer implements AutoCloseable {
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * One server for every test of a class, started before the first and killed after the last:
+     * {@code @RegisterExtension static final EtcdTestServer.PerClass ETCD = new EtcdTestServer.PerClass();}, then
+     * {@code server}. Without the binary the class skips (fails under CI=true), as {@link #startNew()} does.
+     */
+    public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+
+        private EtcdTestServer server;
+
+        public EtcdTestServer server() {
+            return server;
+        }
+
+        @Override
+        public void beforeAll(final ExtensionContext context) {
+            server = startNew();
+        }
+
+        @Override
+        public void afterAll(final ExtensionContext context) {
+            if (server != null) {
+                server.close();
+                server = null;
+            }
         }
     }
 }

@@ -2,8 +2,7 @@ package org.snowkey.lease.store.etcd;
 
 import java.nio.charset.StandardCharsets;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.snowkey.lease.AbstractLeaseProtocolContractTest;
 import org.snowkey.lease.store.LeaseStore;
 import org.snowkey.store.etcd.EtcdClient;
@@ -16,23 +15,12 @@ class EtcdLeaseProtocolTest extends AbstractLeaseProtocolContractTest {
 
     private static final String NAMESPACE = "contract";
 
-    private static EtcdTestServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = EtcdTestServer.startNew();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final EtcdTestServer.PerClass ETCD = new EtcdTestServer.PerClass();
 
     private static EtcdStoreSettings settings() {
         // One second per request, as the ZooKeeper contract's connection timeout: outages are noticed within a short lease.
-        return EtcdStoreSettings.plain(server.settings(NAMESPACE).endpoints(), NAMESPACE, 1_000);
+        return EtcdStoreSettings.plain(ETCD.server().settings(NAMESPACE).endpoints(), NAMESPACE, 1_000);
     }
 
     @Override
@@ -49,11 +37,11 @@ class EtcdLeaseProtocolTest extends AbstractLeaseProtocolContractTest {
 
     @Override
     protected void stopRegistry() {
-        server.stop();
+        ETCD.server().stop();
     }
 
     @Override
     protected void startRegistry() throws Exception {
-        server.start();
+        ETCD.server().start();
     }
 }

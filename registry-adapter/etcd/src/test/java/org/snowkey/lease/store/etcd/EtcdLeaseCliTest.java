@@ -14,11 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.snowkey.lease.admin.LeaseCli;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.testing.StartValuesFixtures;
@@ -35,7 +34,8 @@ class EtcdLeaseCliTest {
 
     private static final String SECRET = "Sekr3t-etcd-cli-4321";
 
-    private static EtcdTestServer server;
+    @RegisterExtension
+    static final EtcdTestServer.PerClass ETCD = new EtcdTestServer.PerClass();
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
@@ -43,22 +43,10 @@ class EtcdLeaseCliTest {
 
     private String namespace;
 
-    @BeforeAll
-    static void startServer() {
-        server = EtcdTestServer.startNew();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
     @BeforeEach
     void createLeases() {
         namespace = "cli" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (EtcdLeaseStore store = new EtcdLeaseStore(new EtcdClient(server.settings(namespace)))) {
+        try (EtcdLeaseStore store = new EtcdLeaseStore(new EtcdClient(ETCD.server().settings(namespace)))) {
             long future = System.currentTimeMillis() + 600_000L;
             store.create(new LeaseRecord("orders", 3, "app-1@host", 4, future, future - 1_000, State.HELD));
             store.create(new LeaseRecord("orders", 5, "app-2@host", 1, 1_000L, 900L, State.RELEASED));
@@ -77,14 +65,14 @@ class EtcdLeaseCliTest {
     }
 
     private LeaseRecord read(final int workerId) {
-        try (EtcdLeaseStore store = new EtcdLeaseStore(new EtcdClient(server.settings(namespace)))) {
+        try (EtcdLeaseStore store = new EtcdLeaseStore(new EtcdClient(ETCD.server().settings(namespace)))) {
             return store.read("orders", workerId).orElseThrow().record();
         }
     }
 
     @Test
     void listsTheRecordsOfThePoolUnderTheNamespace() {
-        assertEquals(0, run(server, Map.of(), "list"), printed());
+        assertEquals(0, run(ETCD.server(), Map.of(), "list"), printed());
         String listing = out.toString(StandardCharsets.UTF_8);
         assertTrue(listing.matches("(?s).*\\n3\\s+HELD\\s+app-1@host.*"), listing);
         assertTrue(listing.matches("(?s).*\\n5\\s+RELEASED\\s+app-2@host.*"), listing);
@@ -94,27 +82,27 @@ class EtcdLeaseCliTest {
     @Test
     void releaseNeedsTheConfirmationFlagAndKeepsTheReservation() {
         LeaseRecord before = read(3);
-        assertEquals(2, run(server, Map.of(), "release", "3"));
+        assertEquals(2, run(ETCD.server(), Map.of(), "release", "3"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("without --yes-i-am-sure"), printed());
         assertEquals(State.HELD, read(3).state());
 
-        assertEquals(0, run(server, Map.of(), "release", "3", "--yes-i-am-sure"), printed());
+        assertEquals(0, run(ETCD.server(), Map.of(), "release", "3", "--yes-i-am-sure"), printed());
         LeaseRecord after = read(3);
         assertEquals(State.RELEASED, after.state());
         assertEquals(before.reservedUntil(), after.reservedUntil(), "the next holder still starts above the old reservation");
-        assertEquals(1, run(server, Map.of(), "release", "3", "--yes-i-am-sure"), "already released");
+        assertEquals(1, run(ETCD.server(), Map.of(), "release", "3", "--yes-i-am-sure"), "already released");
     }
 
     /** ranges and reconcile read the counters and the range log a real allocator wrote under --namespace. */
     @Test
     void rangesAndReconcileReadTheSegmentLogOfTheNamespace() {
-        try (EtcdClient client = new EtcdClient(server.settings(namespace))) {
+        try (EtcdClient client = new EtcdClient(ETCD.server().settings(namespace))) {
             EtcdRangeAllocator allocator = new EtcdRangeAllocator(client, "app-1@host", StartValuesFixtures.everyKeyAtOne());
             for (int i = 0; i < 5; i++) {
                 allocator.allocate("shop_db.t_order", 10);
             }
         }
-        List<String> args = List.of("--registry", "etcd", "--endpoints", server.endpoint().toString(), "--namespace", namespace);
+        List<String> args = List.of("--registry", "etcd", "--endpoints", ETCD.server().endpoint().toString(), "--namespace", namespace);
         PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
         List<String> ranges = new ArrayList<>(args);
@@ -138,7 +126,7 @@ class EtcdLeaseCliTest {
 
     @Test
     void thePasswordIsNeverAnOptionComesFromTheEnvironmentOrAFileAndIsNeverPrinted(@TempDir final Path work) throws Exception {
-        assertEquals(2, run(server, Map.of(), "--user", "root", "--password", SECRET, "list"));
+        assertEquals(2, run(ETCD.server(), Map.of(), "--user", "root", "--password", SECRET, "list"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--password is not accepted"), printed());
         assertFalse(printed().contains(SECRET), printed());
 

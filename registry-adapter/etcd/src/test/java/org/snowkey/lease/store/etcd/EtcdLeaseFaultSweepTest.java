@@ -6,10 +6,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.lease.testing.Ids;
 import org.snowkey.lease.testing.faults.FaultSchedule;
@@ -34,22 +33,11 @@ class EtcdLeaseFaultSweepTest {
 
     private static final IdLayout OTHER_LAYOUT = Ids.layout(BITS + 1);
 
-    private static EtcdTestServer server;
+    @RegisterExtension
+    static final EtcdTestServer.PerClass ETCD = new EtcdTestServer.PerClass();
 
     @TempDir
     Path checkpoints;
-
-    @BeforeAll
-    static void startServer() {
-        server = EtcdTestServer.startNew();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     private record Run(EtcdStoreSettings settings, FaultSchedule schedule) {
     }
@@ -57,7 +45,7 @@ class EtcdLeaseFaultSweepTest {
     @Test
     void noStoreFaultAdmitsASecondLayoutOrASecondHolder() {
         StoreFaultSweep<Run> sweep = new StoreFaultSweep<>(2, List.of(StoreFault.values()),
-                description -> new Run(server.settings("lease" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)), new FaultSchedule()), Run::schedule);
+                description -> new Run(ETCD.server().settings("lease" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)), new FaultSchedule()), Run::schedule);
         List<String> injected = sweep.sweep(this::scenario);
         System.out.println("EtcdLeaseFaultSweepTest: " + injected.size() + " faults injected: " + injected);
         assertTrue(injected.size() >= 20, "too few faults fired to call this a sweep: " + injected);

@@ -7,12 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.snowkey.lease.store.LeaseRecord;
 import org.snowkey.lease.store.StoredLease;
 import org.snowkey.store.etcd.EtcdClient;
@@ -26,29 +25,18 @@ class EtcdLeaseStoreTest {
 
     private static final String POOL = "default";
 
-    private static EtcdTestServer server;
+    @RegisterExtension
+    static final EtcdTestServer.PerClass ETCD = new EtcdTestServer.PerClass();
 
     private EtcdLeaseStore first;
 
     private EtcdLeaseStore second;
 
-    @BeforeAll
-    static void startServer() {
-        server = EtcdTestServer.startNew();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
     @BeforeEach
     void openStores() {
         String namespace = "store" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        first = new EtcdLeaseStore(new EtcdClient(server.settings(namespace)));
-        second = new EtcdLeaseStore(new EtcdClient(server.settings(namespace)));
+        first = new EtcdLeaseStore(new EtcdClient(ETCD.server().settings(namespace)));
+        second = new EtcdLeaseStore(new EtcdClient(ETCD.server().settings(namespace)));
     }
 
     @AfterEach

@@ -6,9 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.lease.testing.faults.FaultSchedule;
 import org.snowkey.lease.testing.faults.StoreFault;
@@ -31,19 +30,8 @@ class EtcdRangeAllocatorFaultSweepTest {
 
     private static final String KEY = "ds_0.t_order";
 
-    private static EtcdTestServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = EtcdTestServer.startNew();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final EtcdTestServer.PerClass ETCD = new EtcdTestServer.PerClass();
 
     private record Run(EtcdStoreSettings settings, FaultSchedule schedule) {
     }
@@ -51,7 +39,7 @@ class EtcdRangeAllocatorFaultSweepTest {
     @Test
     void noStoreFaultMakesTwoRangesOverlap() {
         StoreFaultSweep<Run> sweep = new StoreFaultSweep<>(2, List.of(StoreFault.values()),
-                description -> new Run(server.settings("sweep" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)), new FaultSchedule()), Run::schedule);
+                description -> new Run(ETCD.server().settings("sweep" + UUID.randomUUID().toString().replace("-", "").substring(0, 12)), new FaultSchedule()), Run::schedule);
         List<String> injected = sweep.sweep(this::scenario);
         System.out.println("EtcdRangeAllocatorFaultSweepTest: " + injected.size() + " faults injected: " + injected);
         // Two request sites (the read, the write), each failing at its first two calls in three ways.

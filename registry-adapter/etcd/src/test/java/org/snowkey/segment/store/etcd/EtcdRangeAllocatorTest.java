@@ -10,11 +10,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
 import org.snowkey.keygen.segment.RangeUnavailableException;
@@ -31,21 +30,10 @@ import org.snowkey.store.etcd.FaultInjectingEtcdClient;
 /** The allocator contract on a real etcd server; a fresh namespace per test, a client of its own per allocator. */
 class EtcdRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
 
-    private static EtcdTestServer server;
+    @RegisterExtension
+    static final EtcdTestServer.PerClass ETCD = new EtcdTestServer.PerClass();
 
     private String namespace;
-
-    @BeforeAll
-    static void startServer() {
-        server = EtcdTestServer.startNew();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @BeforeEach
     void freshNamespace() {
@@ -53,7 +41,7 @@ class EtcdRangeAllocatorTest extends AbstractRangeAllocatorContractTest {
     }
 
     private EtcdStoreSettings settings() {
-        return server.settings(namespace);
+        return ETCD.server().settings(namespace);
     }
 
     private EtcdClient client() {
