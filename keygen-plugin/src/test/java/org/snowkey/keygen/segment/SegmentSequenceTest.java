@@ -223,6 +223,22 @@ class SegmentSequenceTest {
         }
     }
 
+    /**
+     * Keys still in the current range when the sequence closes belong to nobody any more: a later sequence of the same
+     * key may issue higher ones at once. Every way of taking keys refuses them, a single key, a batch inside the range
+     * and a batch reaching past its end.
+     */
+    @Test
+    void aClosedSequenceRefusesTheKeysLeftInItsCurrentRange() {
+        SegmentSequence closing = sequence(100, 90, 5_000);
+        assertEquals(1, closing.nextId());
+        closing.close();
+        assertThrows(RangeUnavailableException.class, closing::nextId, "a single key from the rest of the range");
+        assertThrows(RangeUnavailableException.class, () -> closing.nextIds(5), "a batch inside the range");
+        assertThrows(RangeUnavailableException.class, () -> closing.nextIds(500), "a batch reaching past the range's end");
+        assertEquals(1, allocator.calls.get(), "a closed sequence asks for no further range");
+    }
+
     @Test
     void aRangeArrivingAfterCloseIsNeverIssuedToABatch() throws Exception {
         SegmentSequence closing = sequence(10, 10, 5_000);
