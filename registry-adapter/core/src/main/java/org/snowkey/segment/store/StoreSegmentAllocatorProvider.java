@@ -81,7 +81,12 @@ public abstract class StoreSegmentAllocatorProvider<P extends SegmentBackendSett
         try {
             return OpenAllocator.of(allocatorOn.apply(clientOrPool), close);
         } catch (final RuntimeException | Error ex) {
-            close.run();
+            try {
+                close.run();
+            } catch (final RuntimeException | Error closeFailure) {
+                // The open's failure is what the user must see; the close's rides along with it.
+                ex.addSuppressed(closeFailure);
+            }
             throw ex;
         }
     }
