@@ -19,6 +19,8 @@ public final class PropertyNames {
 
     public static final String MAX_TIME_CACHE_MILLISECONDS = "max-time-cache-milliseconds";
 
+    public static final String MAX_WORKER_IDS_PER_INSTANCE = "max-worker-ids-per-instance";
+
     public static final String LEASE_REGISTRY = "lease-registry";
 
     public static final String LEASE_POOL = "lease-pool";
@@ -31,7 +33,7 @@ public final class PropertyNames {
 
     /** Props of the generator itself. */
     public static final Set<String> GENERATOR = Set.of(WORKER_ID, WORKER_ID_BITS, SEQUENCE_LOW_BITS, EPOCH,
-            MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS, SEQUENCE_SCOPE, MAX_TIME_CACHE_MILLISECONDS);
+            MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS, SEQUENCE_SCOPE, MAX_TIME_CACHE_MILLISECONDS, MAX_WORKER_IDS_PER_INSTANCE);
 
     /** Props every lease backend shares; each backend adds its own. */
     public static final Set<String> SHARED_LEASE = Set.of(LEASE_REGISTRY, LEASE_POOL, LEASE_DURATION_MILLISECONDS,

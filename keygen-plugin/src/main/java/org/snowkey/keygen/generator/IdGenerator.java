@@ -2,6 +2,7 @@ package org.snowkey.keygen.generator;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 
 import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.config.ClockRules;
@@ -31,27 +32,63 @@ public final class IdGenerator implements AutoCloseable {
 
     private final IdSpace idSpace;
 
+    /** Leases more worker ids of the pool while the generator runs at its cap; null with one worker id at most. */
+    private final HoldingsGrowth growth;
+
     private final Map<String, SequenceStream> streams = new ConcurrentHashMap<>();
 
     /** Set when {@link #close} starts: from then on nothing issues from this generator, and its holders join anew. */
     private volatile boolean ended;
 
     /**
+     * A generator on one worker id (its lease's).
+     *
      * @param layout the id layout
      * @param lease where the worker id comes from
      * @param clock the wall clock
      * @param clockRules the tolerance for a clock that moved back and the time cache cap
      */
     public IdGenerator(final IdLayout layout, final WorkerLease lease, final WallClock clock, final ClockRules clockRules) {
+        this(layout, lease, clock, clockRules, 1);
+    }
+
+    /**
+     * A generator that leases up to {@code maxWorkerIds} worker ids of its lease's pool while its calls keep waiting for
+     * the clock (docs/design.md, "Holdings: more worker ids for a hot generator"); a lease without a pool (a static
+     * worker id) never grows.
+     *
+     * @param maxWorkerIds 1 for the lease's worker id only
+     */
+    public IdGenerator(final IdLayout layout, final WorkerLease lease, final WallClock clock, final ClockRules clockRules, final int maxWorkerIds) {
+        this(layout, lease, clock, clockRules, maxWorkerIds, HoldingsGrowth.sharedThread());
+    }
+
+    /**
+     * @param growthThread runs the holdings' checks and closes dropped holdings; null for none: the checks run only when
+     *                     called ({@link #growth()}) and dropped holdings close on the dropping thread
+     */
+    IdGenerator(final IdLayout layout, final WorkerLease lease, final WallClock clock, final ClockRules clockRules, final int maxWorkerIds,
+                final ScheduledExecutorService growthThread) {
         if (!layout.hasHighSequenceBits()) {
             throw new IllegalArgumentException("sequence-low-bits must be below the sequence bits (22 - worker-id-bits), was "
                     + layout.sequenceLowBits() + " of " + layout.sequenceBits() + ": every worker id could issue only one id per millisecond");
+        }
+        if (maxWorkerIds < 1) {
+            throw new IllegalArgumentException("a generator issues on at least one worker id, asked for at most " + maxWorkerIds);
         }
         lease.requireLayout(layout);
         this.layout = layout;
         this.lease = lease;
         this.policy = new IssuePolicy(layout, clock, clockRules);
-        this.idSpace = new IdSpace(lease, policy);
+        this.idSpace = new IdSpace(lease, policy, growthThread != null ? growthThread : Runnable::run);
+        if (maxWorkerIds > 1) {
+            growth = new HoldingsGrowth(idSpace, maxWorkerIds, layout.workerIdCount());
+            if (growthThread != null) {
+                growth.start(growthThread);
+            }
+        } else {
+            growth = null;
+        }
     }
 
     /**
@@ -64,7 +101,7 @@ public final class IdGenerator implements AutoCloseable {
         if (stream != null) {
             return stream;
         }
-        return streams.computeIfAbsent(StreamNames.normalise(name), key -> new SequenceStream(key, idSpace, layout));
+        return streams.computeIfAbsent(StreamNames.normalise(name), key -> new SequenceStream(key, idSpace));
     }
 
     /** The next id of the default stream. */
@@ -109,16 +146,57 @@ public final class IdGenerator implements AutoCloseable {
         return idSpace.timeCacheMillis();
     }
 
+    /**
+     * The worker ids the generator issues on now, its lease's and the extra ones it leased while hot, in the order
+     * their ids interleave (by worker id); empty before the first id.
+     */
+    public int[] workerIds() {
+        return idSpace.workerIds();
+    }
+
+    /** The holdings' checks, or null with one worker id at most. */
+    HoldingsGrowth growth() {
+        return growth;
+    }
+
     /** The streams created so far, by name. */
     public Map<String, SequenceStream> streams() {
         return Map.copyOf(streams);
     }
 
-    /** Releases the lease with the exact high-water mark of the id space. */
+    /**
+     * Releases every lease with the exact high-water mark of the id space: first the extra holdings (the counter moves
+     * to the lease's own worker id), then the lease. A close that fails on an extra still closes the rest.
+     */
     @Override
     public void close() {
         ended = true;
-        lease.close();
+        if (growth != null) {
+            growth.close();
+        }
+        RuntimeException failure = null;
+        for (WorkerLease each : idSpace.close()) {
+            try {
+                each.close();
+            } catch (final RuntimeException ex) {
+                if (failure == null) {
+                    failure = ex;
+                } else {
+                    failure.addSuppressed(ex);
+                }
+            }
+        }
+        try {
+            lease.close();
+        } catch (final RuntimeException ex) {
+            if (failure != null) {
+                ex.addSuppressed(failure);
+            }
+            throw ex;
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /**

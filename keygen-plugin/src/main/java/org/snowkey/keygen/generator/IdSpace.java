@@ -3,6 +3,11 @@ package org.snowkey.keygen.generator;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.HighWaterSource;
@@ -11,13 +16,19 @@ import org.snowkey.keygen.lease.WorkerLease;
 
 /**
  * The id space of one worker lease: the high counter {@code h = t * 2^(S-L) + high sequence} that every stream of
- * the generator draws the upper part of its ids from, one counter per lease grant (docs/design.md, "One id space per
- * worker id"). No two ids of a worker id share a value of {@code h}, so ids are unique across all tables and
+ * the generator draws the upper part of its ids from (docs/design.md, "One id space per worker id"), one counter per
+ * set of holdings. No two ids of a worker id share a value of {@code h}, so ids are unique across all tables and
  * key generators issuing on it, whatever their low bits; the streams keep only their low-bit cycle.
  *
- * <p>All the rules of the historical clock live here, once per worker id: never past the wall clock, never past the
- * lease ceiling, the time cache and its cap, the successor's floor, a batch as one compare-and-set, failing closed
- * on a revoked grant, and sealing the old counter when the lease hands out a new grant.
+ * <p>The id space issues on the scope's lease (the primary holding) and on the extra worker ids a hot generator
+ * leased besides ({@link Holdings}, docs/design.md, "Holdings: more worker ids for a hot generator"): one combined
+ * counter over all of them. Any change of the set (the primary's grant replaced, an extra added, given back or
+ * lost) seals the counter and starts the next in a later millisecond.
+ *
+ * <p>All the rules of the historical clock live here, once per id space: never past the wall clock, never past a
+ * holding's lease ceiling, the time cache and its cap, every holding's successor floor, a batch as one
+ * compare-and-set, failing closed on a revoked primary grant (an extra in doubt is dropped instead), and sealing the
+ * old counter when the set changes.
  */
 final class IdSpace {
 
@@ -27,25 +38,38 @@ final class IdSpace {
 
     private final IdLayout layout;
 
+    /** Closes the leases of extra holdings this id space dropped, off the caller's thread. */
+    private final Executor releases;
+
+    /** The extra holdings, each on a lease of its own from the primary lease's pool; guarded by this object's lock. */
+    private final List<Extra> extras = new ArrayList<>();
+
+    /** Set by {@link #close}: no extra holding is added any more. Guarded by this object's lock. */
+    private boolean closed;
+
+    /** Calls that waited because they had run ahead of the clock: the demand signal that grows the holdings. */
+    private final LongAdder capWaits = new LongAdder();
+
     private volatile GrantCounter grantCounter;
 
-    IdSpace(final WorkerLease lease, final IssuePolicy policy) {
+    IdSpace(final WorkerLease lease, final IssuePolicy policy, final Executor releases) {
         this.lease = lease;
         this.policy = policy;
         this.layout = policy.layout();
+        this.releases = releases;
     }
 
     /**
-     * Reserves {@code count} consecutive high counter values in one atomic step, on the grant in force.
+     * Reserves {@code count} consecutive combined counter values in one atomic step, on the holdings in force.
      *
-     * @return the reservation: the grant's worker id and the last high counter value reserved
+     * @return the reservation: the holdings and the last combined counter value reserved
      */
     Reservation reserve(final int count) {
         while (true) {
             GrantCounter current = currentCounter();
             long last = current.reserve(count);
             if (last != GrantCounter.RETRY) {
-                return new Reservation(current.workerId, last);
+                return new Reservation(current.holdings, last);
             }
         }
     }
@@ -56,21 +80,42 @@ final class IdSpace {
         if (current == null) {
             return 0;
         }
-        return policy.timeCacheOf(policy.nowLogical() - layout.timestampOfHigh(current.lastCounter()));
+        return policy.timeCacheOf(policy.nowLogical() - current.holdings.timestampOf(current.lastCounter()));
+    }
+
+    /** Calls that had to wait for the clock since start because the counter had caught up with it. */
+    long capWaits() {
+        return capWaits.sum();
+    }
+
+    /** The worker ids issued on now, by rank (empty before the first id). */
+    int[] workerIds() {
+        GrantCounter current = grantCounter;
+        return current == null ? new int[0] : current.holdings.workerIds();
+    }
+
+    /** How many holdings the id space issues on now (1 before the first id). */
+    synchronized int holdingCount() {
+        return 1 + extras.size();
+    }
+
+    /** The primary lease: the scope's. */
+    WorkerLease lease() {
+        return lease;
     }
 
     private GrantCounter currentCounter() {
         LeaseGrant grant = lease.currentGrant();
         GrantCounter current = grantCounter;
-        if (current != null && current.grant == grant) {
+        if (current != null && current.primaryGrant == grant && !current.isSealed()) {
             return current;
         }
         return moveToCurrentGrant();
     }
 
     /**
-     * Moves the id space to the grant in force, under this object's lock. Two rules keep a worker id from issuing an
-     * id twice across a lease change (docs/design.md, "Streams across lease changes"):
+     * Moves the id space to the primary grant in force, under this object's lock. Two rules keep a worker id from
+     * issuing an id twice across a lease change (docs/design.md, "Streams across lease changes"):
      * <ol>
      *   <li>The grant is read again here, never taken from the caller: a caller may have read it, then paused while
      *       the grant was revoked and replaced and the id space moved on. Moving back to that stale grant, and from it
@@ -79,39 +124,174 @@ final class IdSpace {
      *       inside the old counter's {@code reserve} fails its compare-and-set and retries on the new counter, so at
      *       most one counter issues at any time, and the ids of every stream keep increasing.</li>
      * </ol>
+     * A counter sealed under the same primary grant (an extra holding's lease released or lost) is replaced too.
      * The lease may block here to acquire a grant; every stream would have to wait for it anyway.
      */
     private synchronized GrantCounter moveToCurrentGrant() {
         LeaseGrant grant = lease.currentGrant();
         GrantCounter previous = grantCounter;
-        if (previous != null && previous.grant == grant) {
+        if (previous != null && previous.primaryGrant == grant && !previous.isSealed()) {
             return previous;
         }
-        long start = layout.toLogical(Math.max(policy.clock().preciseMillis(), grant.floorMillis()));
-        if (previous != null) {
-            long previousLast = previous.sealCounter();
-            // Continue after everything issued on the previous grant, in a fresh millisecond.
-            start = Math.max(start, layout.timestampOfHigh(previousLast) + 1);
+        return replaceCounter(grant);
+    }
+
+    /**
+     * Seals the counter in force and starts the next on {@code primary} and every extra holding whose grant still
+     * stands (the others are dropped and their leases closed), in a millisecond after everything the sealed counter
+     * issued and at or above every holding's floor. Called under this object's lock.
+     */
+    private GrantCounter replaceCounter(final LeaseGrant primary) {
+        dropRevokedExtras();
+        GrantCounter previous = grantCounter;
+        long previousLast = previous == null ? Long.MIN_VALUE : previous.sealCounter();
+        List<LeaseGrant> grants = new ArrayList<>();
+        grants.add(primary);
+        long floor = primary.floorMillis();
+        for (Extra each : extras) {
+            grants.add(each.grant);
+            floor = Math.max(floor, each.grant.floorMillis());
         }
-        GrantCounter next = new GrantCounter(grant, layout.highCounterAt(start) - 1);
-        if (!grant.attach(next)) {
-            // Released meanwhile: the counter issues nothing, and the next call finds the lease closed.
-            next.sealCounter();
+        Holdings holdings = Holdings.of(layout, grants);
+        long start = layout.toLogical(Math.max(policy.clock().preciseMillis(), floor));
+        if (previous != null) {
+            // Continue after everything issued on the previous counter, in a fresh millisecond.
+            start = Math.max(start, previous.holdings.timestampOf(previousLast) + 1);
+        }
+        GrantCounter next = new GrantCounter(primary, holdings, holdings.counterAt(start) - 1);
+        for (int rank = 0; rank < holdings.count(); rank++) {
+            if (!holdings.grant(rank).attach(next.sourceOf(rank))) {
+                // Released meanwhile: the counter issues nothing, and the next call finds the lease closed (the
+                // primary) or drops the holding (an extra: its grant was revoked by the release).
+                next.sealCounter();
+            }
         }
         grantCounter = next;
         return next;
     }
 
-    /** What one reservation got: the worker id of its grant and the last high counter value reserved. */
-    record Reservation(int workerId, long lastHigh) {
+    private void dropRevokedExtras() {
+        for (Iterator<Extra> each = extras.iterator(); each.hasNext();) {
+            Extra extra = each.next();
+            if (extra.grant.isRevoked()) {
+                each.remove();
+                releaseLater(extra.lease);
+            }
+        }
     }
 
-    /** The high counter of one lease grant. */
-    private final class GrantCounter implements HighWaterSource {
+    /**
+     * Drops an extra holding that is in doubt (its grant revoked, or its ceiling reached without a renewal) from the
+     * counter that found it, unless the id space moved on meanwhile; the lease is closed in the background. The stream
+     * goes on issuing from the other holdings.
+     */
+    private synchronized void dropInDoubt(final GrantCounter counter, final LeaseGrant inDoubt) {
+        if (grantCounter != counter) {
+            return;
+        }
+        for (Iterator<Extra> each = extras.iterator(); each.hasNext();) {
+            Extra extra = each.next();
+            if (extra.grant == inDoubt) {
+                each.remove();
+                replaceCounter(counter.primaryGrant);
+                releaseLater(extra.lease);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Adds extra holdings, each the grant in force of a lease of its own from the primary's pool, and starts the next
+     * counter over all holdings.
+     *
+     * @return false when the id space is closing: the caller closes the leases
+     */
+    boolean addHoldings(final List<WorkerLease> leases) {
+        List<Extra> added = new ArrayList<>();
+        for (WorkerLease each : leases) {
+            added.add(new Extra(each, each.currentGrant()));
+        }
+        synchronized (this) {
+            if (closed) {
+                return false;
+            }
+            extras.addAll(added);
+            replaceCounter(lease.currentGrant());
+            return true;
+        }
+    }
+
+    /**
+     * Gives back the {@code count} most recently added extra holdings: the counter moves on without them first, so
+     * their releases write the exact high-water marks.
+     *
+     * @return the leases to close
+     */
+    synchronized List<WorkerLease> removeHoldings(final int count) {
+        List<WorkerLease> removed = new ArrayList<>();
+        while (removed.size() < count && !extras.isEmpty()) {
+            removed.add(extras.remove(extras.size() - 1).lease);
+        }
+        if (!removed.isEmpty()) {
+            replaceCounter(lease.currentGrant());
+        }
+        return removed;
+    }
+
+    /** Drops every extra holding whose grant was revoked since the counter started (a periodic sweep). */
+    void dropRevokedHoldings() {
+        GrantCounter current = grantCounter;
+        if (current == null) {
+            return;
+        }
+        for (int rank = 0; rank < current.holdings.count(); rank++) {
+            LeaseGrant grant = current.holdings.grant(rank);
+            if (grant != current.primaryGrant && grant.isRevoked()) {
+                dropInDoubt(current, grant);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Stops adding holdings and gives back every extra one; the primary lease is the owner's to close. Ids issue on the
+     * primary alone until it closes.
+     */
+    List<WorkerLease> close() {
+        synchronized (this) {
+            closed = true;
+            List<WorkerLease> removed = new ArrayList<>();
+            for (Extra each : extras) {
+                removed.add(each.lease);
+            }
+            extras.clear();
+            GrantCounter current = grantCounter;
+            if (current != null && !removed.isEmpty()) {
+                // The next call starts a counter on the primary alone, after everything this one issued.
+                current.sealCounter();
+            }
+            return removed;
+        }
+    }
+
+    private void releaseLater(final WorkerLease extra) {
+        releases.execute(extra::close);
+    }
+
+    /** What one reservation got: the holdings it was issued on and the last combined counter value reserved. */
+    record Reservation(Holdings holdings, long last) {
+    }
+
+    /** An extra holding: a lease of its own and the grant it issues on. */
+    private record Extra(WorkerLease lease, LeaseGrant grant) {
+    }
+
+    /** The combined counter of one set of holdings. */
+    private final class GrantCounter {
 
         static final long RETRY = Long.MIN_VALUE;
 
-        /** Counter value of a grant counter frozen by a release or a move: every compare-and-set against it fails. */
+        /** Counter value of a counter frozen by a release or a move: every compare-and-set against it fails. */
         private static final long SEALED = Long.MAX_VALUE;
 
         private static final VarHandle COUNTER;
@@ -124,22 +304,29 @@ final class IdSpace {
             }
         }
 
-        private final LeaseGrant grant;
+        private final LeaseGrant primaryGrant;
 
-        private final int workerId;
+        private final Holdings holdings;
+
+        private final int primaryRank;
 
         private final long startCounter;
 
-        /** The high counter of the last id issued. */
+        /** The combined counter of the last id issued. */
         @SuppressWarnings("unused")
         private volatile long counter;
 
-        /** The last counter before sealing, kept so that the next grant counter continues after it. */
+        /** The last counter before sealing, kept so that the next counter continues after it. */
         private volatile long sealedAt;
 
-        GrantCounter(final LeaseGrant grant, final long startCounter) {
-            this.grant = grant;
-            this.workerId = grant.workerId();
+        GrantCounter(final LeaseGrant primaryGrant, final Holdings holdings, final long startCounter) {
+            this.primaryGrant = primaryGrant;
+            this.holdings = holdings;
+            int rank = 0;
+            while (holdings.grant(rank) != primaryGrant) {
+                rank++;
+            }
+            this.primaryRank = rank;
             this.startCounter = startCounter;
             this.counter = startCounter;
             this.sealedAt = startCounter;
@@ -150,41 +337,46 @@ final class IdSpace {
             return current == SEALED ? sealedAt : current;
         }
 
+        boolean isSealed() {
+            return (long) COUNTER.getVolatile(this) == SEALED;
+        }
+
         /**
-         * Reserves {@code count} high counter values in one compare-and-set.
+         * Reserves {@code count} combined counter values in one compare-and-set.
          *
          * @return the last value reserved, or {@link #RETRY} when this counter can no longer issue
          */
         long reserve(final int count) {
             while (true) {
                 long last = (long) COUNTER.getVolatile(this);
-                if (last == SEALED || grant.isRevoked()) {
+                if (last == SEALED || primaryGrant.isRevoked()) {
                     return RETRY;
                 }
                 long base = last;
                 long now = policy.nowLogical();
                 long cacheFloor = policy.timeCacheFloor(now);
-                if (layout.timestampOfHigh(last) < cacheFloor) {
+                if (holdings.timestampOf(last) < cacheFloor) {
                     // Idle longer than the cache cap: drop the stale cache in whole milliseconds, so that decoded
                     // timestamps stay near real time. Never so far that the batch would end ahead of the clock.
                     // The low bits are each table's own cycle, so this jump leaves id % 2^L balanced.
-                    long jump = layout.highCounterAt(cacheFloor - layout.timestampOfHigh(last));
-                    long ahead = layout.timestampOfHigh(last + jump + count) - now;
+                    long jump = holdings.counterAt(cacheFloor - holdings.timestampOf(last));
+                    long ahead = holdings.timestampOf(last + jump + count) - now;
                     if (ahead > 0) {
-                        jump = Math.max(0, jump - layout.highCounterAt(ahead));
+                        jump = Math.max(0, jump - holdings.counterAt(ahead));
                     }
                     base = last + jump;
                 }
                 long next = base + count;
-                long timestamp = layout.timestampOfHigh(next);
+                long timestamp = holdings.timestampOf(next);
                 if (timestamp > now && timestamp > policy.preciseNowLogical()) {
                     if (last == startCounter) {
                         // A counter that issued nothing yet may start ahead of this clock (its floor lies ahead): wait
                         // for its first millisecond only within the tolerance. Beyond it, a batch waits like a burst.
-                        policy.awaitStart(layout.timestampOfHigh(startCounter + 1), grant);
+                        policy.awaitStart(holdings.timestampOf(startCounter + 1), primaryGrant);
                         policy.awaitClock(timestamp, Long.MIN_VALUE);
                     } else {
-                        policy.awaitClock(timestamp, layout.timestampOfHigh(last));
+                        capWaits.increment();
+                        policy.awaitClock(timestamp, holdings.timestampOf(last));
                     }
                     continue;
                 }
@@ -192,8 +384,13 @@ final class IdSpace {
                     throw new IdUnavailableException("SnowKey cannot issue an id: the 41 timestamp bits ran out at "
                             + Instant.ofEpochMilli(layout.toWallClock(IdLayout.MAX_TIMESTAMP)) + "; configure a later epoch");
                 }
-                if (layout.toWallClock(timestamp) > grant.ceilingMillis()) {
-                    if (!policy.awaitCeiling(grant, layout.toWallClock(timestamp))) {
+                LeaseGrant blocking = firstGrantBelow(base + 1, count, layout.toWallClock(timestamp));
+                if (blocking != null) {
+                    if (blocking != primaryGrant) {
+                        dropInDoubt(this, blocking);
+                        return RETRY;
+                    }
+                    if (!policy.awaitCeiling(blocking, layout.toWallClock(timestamp))) {
                         return RETRY;
                     }
                     continue;
@@ -205,7 +402,24 @@ final class IdSpace {
         }
 
         /**
-         * Freezes the counter and returns its last value. A lease release and a move to the next grant may seal the
+         * The first holding among those values {@code first..first+count-1} go to whose grant was revoked or may not
+         * issue up to {@code neededWallClock} (its ceiling), or null when every one may.
+         */
+        private LeaseGrant firstGrantBelow(final long first, final int count, final long neededWallClock) {
+            int touched = Math.min(count, holdings.count());
+            int firstRank = holdings.rankOf(first);
+            for (int i = 0; i < touched; i++) {
+                int rank = firstRank + i;
+                LeaseGrant grant = holdings.grant(rank < holdings.count() ? rank : rank - holdings.count());
+                if (grant.ceilingMillis() < neededWallClock || grant != primaryGrant && grant.isRevoked()) {
+                    return grant;
+                }
+            }
+            return null;
+        }
+
+        /**
+         * Freezes the counter and returns its last value. A lease release and a move to the next counter may seal the
          * same counter at once: the lock makes the second sealer wait until the first has recorded the value it froze.
          */
         synchronized long sealCounter() {
@@ -216,9 +430,12 @@ final class IdSpace {
             return sealedAt;
         }
 
-        @Override
-        public long seal() {
-            return layout.toWallClock(layout.timestampOfHigh(sealCounter()));
+        /** What the grant of holding {@code rank} sees of this counter when it is released: the last value of its rank. */
+        HighWaterSource sourceOf(final int rank) {
+            return () -> {
+                long lastOfRank = holdings.lastOfRank(rank, startCounter + 1, sealCounter());
+                return lastOfRank == Long.MIN_VALUE ? Long.MIN_VALUE : layout.toWallClock(holdings.timestampOf(lastOfRank));
+            };
         }
     }
 

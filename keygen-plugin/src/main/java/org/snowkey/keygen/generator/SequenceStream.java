@@ -2,8 +2,6 @@ package org.snowkey.keygen.generator;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.snowkey.keygen.layout.IdLayout;
-
 /**
  * One sequence stream: the ids of one table (or of all tables of a {@code global} key generator).
  *
@@ -19,15 +17,12 @@ public final class SequenceStream {
 
     private final IdSpace idSpace;
 
-    private final IdLayout layout;
-
     /** Ids this stream issued; its low L bits are the low bits of the stream's next id. */
     private final AtomicLong cycle = new AtomicLong();
 
-    SequenceStream(final String name, final IdSpace idSpace, final IdLayout layout) {
+    SequenceStream(final String name, final IdSpace idSpace) {
         this.name = name;
         this.idSpace = idSpace;
-        this.layout = layout;
     }
 
     public String name() {
@@ -37,7 +32,7 @@ public final class SequenceStream {
     /** The next id. */
     public long nextId() {
         IdSpace.Reservation reserved = idSpace.reserve(1);
-        return layout.compose(layout.counterOf(reserved.lastHigh(), cycle.getAndIncrement()), reserved.workerId());
+        return reserved.holdings().compose(reserved.last(), cycle.getAndIncrement());
     }
 
     /** The next {@code count} ids, increasing in this stream, reserved in one atomic step. */
@@ -46,7 +41,7 @@ public final class SequenceStream {
             throw new IllegalArgumentException("a batch holds at least one id, asked for " + count);
         }
         IdSpace.Reservation reserved = idSpace.reserve(count);
-        return new IdBatch(layout, reserved.workerId(), reserved.lastHigh() - count + 1, cycle.getAndAdd(count), count);
+        return new IdBatch(reserved.holdings(), reserved.last() - count + 1, cycle.getAndAdd(count), count);
     }
 
     /** How far the worker id's logical timestamp lags the wall clock: the ids a burst can take at once, in ms. */

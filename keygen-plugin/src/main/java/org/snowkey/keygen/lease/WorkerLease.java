@@ -1,5 +1,8 @@
 package org.snowkey.keygen.lease;
 
+import java.util.Optional;
+import java.util.OptionalInt;
+
 import org.snowkey.keygen.layout.IdLayout;
 
 /**
@@ -36,6 +39,27 @@ public interface WorkerLease extends AutoCloseable {
      * @throws IllegalArgumentException naming both epochs
      */
     default void requireLayout(final IdLayout layout) {
+    }
+
+    /**
+     * Opens another lease of this lease's pool on the same registry connection, for an extra holding of a hot generator
+     * (docs/design.md, "Holdings: more worker ids for a hot generator"). The new lease is independent: it acquires,
+     * renews and releases a worker id of its own and is closed on its own.
+     *
+     * @return the new lease, not acquired yet; empty when this lease has no pool to take more numbers from (a static
+     *         worker id)
+     */
+    default Optional<WorkerLease> openSibling() {
+        return Optional.empty();
+    }
+
+    /**
+     * How many numbers of this lease's pool nobody holds now, read from the registry (I/O: never on an id's path).
+     *
+     * @return empty when this lease has no pool (a static worker id)
+     */
+    default OptionalInt freeWorkerIds() {
+        return OptionalInt.empty();
     }
 
     /** Releases the grant with the exact high-water mark. Idempotent; later calls to currentGrant fail. */

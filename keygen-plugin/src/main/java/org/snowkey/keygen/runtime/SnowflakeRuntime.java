@@ -126,7 +126,7 @@ public final class SnowflakeRuntime {
                 LOG.warn("SnowKey runs with worker id 0 because neither '{}' nor '{}' is set: this is only safe while a single instance "
                         + "generates keys; several instances will produce duplicate keys", PropertyNames.LEASE_REGISTRY, PropertyNames.WORKER_ID);
             }
-            IdGenerator generator = new IdGenerator(settings.layout(), plan.leaseOpener().get(), clock, settings.clockRules());
+            IdGenerator generator = new IdGenerator(settings.layout(), plan.leaseOpener().get(), clock, settings.clockRules(), settings.maxWorkerIds());
             LOG.info("SnowKey generator for scope {} created: {}", plan.scopeKey(), generator);
             return generator;
         }
@@ -135,7 +135,7 @@ public final class SnowflakeRuntime {
         public void checkJoin(final String scopeKey, final SnowflakePlan opened, final SnowflakePlan joining) {
             GeneratorSettings mine = opened.settings();
             GeneratorSettings theirs = joining.settings();
-            if (!mine.layout().equals(theirs.layout()) || !mine.clockRules().equals(theirs.clockRules())) {
+            if (!mine.layout().equals(theirs.layout()) || !mine.clockRules().equals(theirs.clockRules()) || mine.maxWorkerIds() != theirs.maxWorkerIds()) {
                 throw new IllegalStateException("SnowKey scope " + scopeKey + " already runs with " + describe(mine)
                         + "; another key generator of the same scope asks for " + describe(theirs)
                         + ". Key generators sharing a worker id in one JVM must share these settings (a key generator ShardingSphere replaced at"
@@ -151,7 +151,7 @@ public final class SnowflakeRuntime {
         }
 
         private static String describe(final GeneratorSettings settings) {
-            return settings.layout() + ", " + settings.clockRules().describe();
+            return settings.layout() + ", " + settings.clockRules().describe() + ", " + PropertyNames.MAX_WORKER_IDS_PER_INSTANCE + "=" + settings.maxWorkerIds();
         }
     }
 }

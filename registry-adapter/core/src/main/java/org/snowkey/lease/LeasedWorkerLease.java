@@ -42,13 +42,19 @@ import org.snowkey.lease.store.StoredLease;
  *       RELEASED record, so the next holder may start at its own clock at once.</li>
  * </ul>
  *
- * <p>The lease owns the store and closes it.
+ * <p>The lease owns the store and closes it; siblings ({@link #openSibling()}, the extra holdings of a hot generator)
+ * share it, and the last of them to close closes it.
  */
 public final class LeasedWorkerLease implements WorkerLease {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeasedWorkerLease.class);
 
     private final LeaseStore store;
+
+    /** The leases using {@link #store}: this one and its siblings. */
+    private final StoreUsers storeUsers;
+
+    private final LeaseRuntimeOptions options;
 
     private final LeaseTerms settings;
 
@@ -86,7 +92,14 @@ public final class LeasedWorkerLease implements WorkerLease {
      * @param options clock, scheduler and checkpoint
      */
     public LeasedWorkerLease(final LeaseStore store, final LeaseTerms settings, final IdLayout layout, final LeaseRuntimeOptions options) {
+        this(store, new StoreUsers(store), settings, layout, options);
+    }
+
+    private LeasedWorkerLease(final LeaseStore store, final StoreUsers storeUsers, final LeaseTerms settings, final IdLayout layout,
+                              final LeaseRuntimeOptions options) {
         this.store = store;
+        this.storeUsers = storeUsers;
+        this.options = options;
         this.settings = settings;
         this.clock = options.clock();
         this.acquirer = new LeaseAcquirer(store, settings, layout, clock, options.claimRandom() != null ? options.claimRandom() : new SecureRandom());
@@ -353,7 +366,63 @@ public final class LeasedWorkerLease implements WorkerLease {
         if (ownScheduler) {
             scheduler.shutdownNow();
         }
-        store.close();
+        storeUsers.leave();
+    }
+
+    /**
+     * A lease of another number of this pool on this lease's store, with the same clock and claim random source (a
+     * renewal thread of its own unless a scheduler was given) and no checkpoint: a restart should prefer the number
+     * of the scope's own lease, not an extra one's.
+     *
+     * @throws LeaseUnavailableException when this lease and every sibling are closed (the store is closed)
+     */
+    @Override
+    public Optional<WorkerLease> openSibling() {
+        storeUsers.join(describe());
+        return Optional.of(new LeasedWorkerLease(store, storeUsers, settings, acquirer.layout(), options.withCheckpoint(WorkerIdCheckpoint.none())));
+    }
+
+    /** Numbers of the pool with no live holder: neither held and unexpired, nor unreadable (never claimed). */
+    @Override
+    public OptionalInt freeWorkerIds() {
+        LeaseStore.PoolListing listing = store.list(settings.pool());
+        long now = clock.preciseMillis();
+        int inUse = listing.corrupt().size();
+        for (StoredLease each : listing.leases().values()) {
+            if (!each.record().isClaimable(now)) {
+                inUse++;
+            }
+        }
+        return OptionalInt.of(acquirer.layout().workerIdCount() - inUse);
+    }
+
+    /** Counts the leases sharing one store, which the last one to close closes. */
+    private static final class StoreUsers {
+
+        private final LeaseStore store;
+
+        private int users = 1;
+
+        StoreUsers(final LeaseStore store) {
+            this.store = store;
+        }
+
+        synchronized void join(final String description) {
+            if (users == 0) {
+                throw new LeaseUnavailableException("SnowKey lease " + description + " is closed; no worker id is issued any more");
+            }
+            users++;
+        }
+
+        void leave() {
+            synchronized (this) {
+                users--;
+                if (users > 0) {
+                    return;
+                }
+            }
+            store.close();
+        }
     }
 
     /**

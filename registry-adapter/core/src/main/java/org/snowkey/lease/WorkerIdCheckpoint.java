@@ -26,6 +26,7 @@ public final class WorkerIdCheckpoint {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerIdCheckpoint.class);
 
+    /** Where the number is kept, or null for a checkpoint that keeps nothing ({@link #none()}). */
     private final Path file;
 
     private volatile boolean warned;
@@ -36,6 +37,18 @@ public final class WorkerIdCheckpoint {
      */
     public WorkerIdCheckpoint(final Path directory, final String scope) {
         this.file = directory.resolve("snowkey-lease-" + hash(scope) + ".id");
+    }
+
+    private WorkerIdCheckpoint() {
+        this.file = null;
+    }
+
+    /**
+     * A checkpoint that remembers nothing: for the extra leases of a hot generator, whose numbers a restart should not
+     * prefer over the one its scope's lease held.
+     */
+    public static WorkerIdCheckpoint none() {
+        return new WorkerIdCheckpoint();
     }
 
     /** The checkpoint of a scope in the directory named by {@value #DIRECTORY_PROPERTY}. */
@@ -52,7 +65,7 @@ public final class WorkerIdCheckpoint {
 
     /** The number held last, or empty when unknown. */
     public OptionalInt read() {
-        if (!Files.isRegularFile(file)) {
+        if (file == null || !Files.isRegularFile(file)) {
             return OptionalInt.empty();
         }
         try {
@@ -65,6 +78,9 @@ public final class WorkerIdCheckpoint {
 
     /** Remembers a number; a failure is logged once as a warning. */
     public void write(final int workerId) {
+        if (file == null) {
+            return;
+        }
         try {
             Files.createDirectories(file.getParent());
             // Write then move, so that a crash mid-write never leaves a half-written number behind.
