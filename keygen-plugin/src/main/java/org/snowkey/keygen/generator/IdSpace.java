@@ -4,8 +4,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -142,7 +144,7 @@ final class IdSpace {
      * issued and at or above every holding's floor. Called under this object's lock.
      */
     private GrantCounter replaceCounter(final LeaseGrant primary) {
-        dropRevokedExtras();
+        dropRevokedExtras(primary);
         GrantCounter previous = grantCounter;
         long previousLast = previous == null ? Long.MIN_VALUE : previous.sealCounter();
         List<LeaseGrant> grants = new ArrayList<>();
@@ -170,10 +172,18 @@ final class IdSpace {
         return next;
     }
 
-    private void dropRevokedExtras() {
+    /**
+     * Drops the extras whose grant was revoked, and an extra on the worker id of the primary or of an earlier extra: a
+     * lease of this id space may have claimed a number whose expiry an extra's lease has not noticed yet (its grant is
+     * then bounded by its ceiling, below the new grant's floor, so either is safe, but one counter issues on a worker id
+     * once).
+     */
+    private void dropRevokedExtras(final LeaseGrant primary) {
+        Set<Integer> workerIds = new HashSet<>();
+        workerIds.add(primary.workerId());
         for (Iterator<Extra> each = extras.iterator(); each.hasNext();) {
             Extra extra = each.next();
-            if (extra.grant.isRevoked()) {
+            if (extra.grant.isRevoked() || !workerIds.add(extra.grant.workerId())) {
                 each.remove();
                 releaseLater(extra.lease);
             }
@@ -202,18 +212,29 @@ final class IdSpace {
 
     /**
      * Adds extra holdings, each the grant in force of a lease of its own from the primary's pool, and starts the next
-     * counter over all holdings.
+     * counter over all holdings. A lease whose grant starts ahead of this clock is given back instead.
      *
      * @return false when the id space is closing: the caller closes the leases
      */
     boolean addHoldings(final List<WorkerLease> leases) {
         List<Extra> added = new ArrayList<>();
+        long now = policy.clock().preciseMillis();
         for (WorkerLease each : leases) {
-            added.add(new Extra(each, each.currentGrant()));
+            LeaseGrant grant = each.currentGrant();
+            if (grant.floorMillis() > now) {
+                // Its previous holder's clock ran ahead of ours: the next counter would have to wait for this floor, and
+                // every stream with it. An extra is optional; give it back instead.
+                releaseLater(each);
+            } else {
+                added.add(new Extra(each, grant));
+            }
         }
         synchronized (this) {
             if (closed) {
                 return false;
+            }
+            if (added.isEmpty()) {
+                return true;
             }
             extras.addAll(added);
             replaceCounter(lease.currentGrant());
