@@ -40,6 +40,9 @@ final class HoldingsGrowth implements AutoCloseable {
 
     static final int IDLE_TICKS_TO_SHRINK = 300;
 
+    /** A time cache this small at a check counts as spent. */
+    static final long SPENT_CACHE_MILLIS = 2;
+
     private static final Logger LOG = LoggerFactory.getLogger(HoldingsGrowth.class);
 
     private static final ScheduledExecutorService SHARED = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -98,7 +101,9 @@ final class HoldingsGrowth implements AutoCloseable {
         }
         idSpace.dropRevokedHoldings();
         long waits = idSpace.capWaits();
-        boolean hot = waits > lastCapWaits;
+        // At its cap: calls waited for the clock since the last check, and the time cache is still spent now. A burst
+        // that waited once while the stream is below its cap leaves a cache behind (the counter falls behind the clock).
+        boolean hot = waits > lastCapWaits && idSpace.timeCacheMillis() <= SPENT_CACHE_MILLIS;
         lastCapWaits = waits;
         hotTicks = hot ? hotTicks + 1 : 0;
         idleTicks = hot ? 0 : idleTicks + 1;
