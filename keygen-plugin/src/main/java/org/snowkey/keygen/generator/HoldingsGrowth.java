@@ -25,8 +25,8 @@ import org.snowkey.keygen.lease.WorkerLease;
  *       {@code max-worker-ids-per-instance}, each extra a lease of its own from the scope's pool, acquired here.</li>
  *   <li><b>Never take the last free numbers</b>: a pool keeps a quarter of its numbers free for other instances, and a
  *       pool nearly full stops growing.</li>
- *   <li><b>Shrink</b> after {@value #IDLE_TICKS_TO_SHRINK} checks without such a wait: half the extra holdings are
- *       given back, each released with its exact high-water mark.</li>
+ *   <li><b>Shrink</b> after {@value #IDLE_TICKS_TO_SHRINK} checks without such a wait: the holdings halve (the lease's own
+ *       stays), each extra given back released with its exact high-water mark.</li>
  *   <li>Extras whose grant was revoked are dropped at every check too (the id space drops them on an id's path as
  *       soon as it meets them).</li>
  * </ul>
