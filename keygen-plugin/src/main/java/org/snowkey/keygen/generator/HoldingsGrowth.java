@@ -126,7 +126,7 @@ final class HoldingsGrowth implements AutoCloseable {
             stopped = true;
             return;
         }
-        int allowed = Math.min(wanted, free.getAsInt() - poolSize / 4);
+        int allowed = Math.min(wanted, free.getAsInt() - keptFree());
         if (allowed <= 0) {
             if (!warnedFull) {
                 warnedFull = true;
@@ -162,6 +162,11 @@ final class HoldingsGrowth implements AutoCloseable {
         LOG.info("SnowKey leased {} more worker id(s) for {}: its calls waited for the clock for {} ms; it issues on {} now (at most {}, {})",
                 opened.size(), idSpace, HOT_TICKS_TO_GROW * TICK_MILLIS, Arrays.toString(idSpace.workerIds()), maxWorkerIds,
                 PropertyNames.MAX_WORKER_IDS_PER_INSTANCE);
+    }
+
+    /** The numbers of the pool growth never takes: a quarter, rounded up, so at least one in the smallest pool. */
+    private int keptFree() {
+        return (poolSize + 3) / 4;
     }
 
     /** Stops the checks; the generator gives its extra holdings back itself ({@link IdSpace#close()}). */

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.ListIterator;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
@@ -183,8 +184,9 @@ final class IdSpace {
     private void dropRevokedExtras(final LeaseGrant primary) {
         Set<Integer> workerIds = new HashSet<>();
         workerIds.add(primary.workerId());
-        for (Iterator<Extra> each = extras.iterator(); each.hasNext();) {
-            Extra extra = each.next();
+        // Newest first (extras are appended): of two extras on one number the newer one, whose lease is in force, stays.
+        for (ListIterator<Extra> each = extras.listIterator(extras.size()); each.hasPrevious();) {
+            Extra extra = each.previous();
             if (extra.grant.isRevoked() || !workerIds.add(extra.grant.workerId())) {
                 each.remove();
                 releaseLater(extra.lease);
