@@ -25,8 +25,8 @@ import org.snowkey.keygen.lease.WorkerLease;
  *       {@code max-worker-ids-per-instance}, each extra a lease of its own from the scope's pool, acquired here.</li>
  *   <li><b>Never take the last free numbers</b>: a pool keeps a quarter of its numbers free for other instances, and a
  *       pool nearly full stops growing.</li>
- *   <li><b>Shrink</b> after {@value #IDLE_TICKS_TO_SHRINK} checks without such a wait: half the extra holdings are
- *       given back, each released with its exact high-water mark.</li>
+ *   <li><b>Shrink</b> after {@value #IDLE_TICKS_TO_SHRINK} checks without such a wait: the holdings halve (the lease's own
+ *       stays), each extra given back released with its exact high-water mark.</li>
  *   <li>Extras whose grant was revoked are dropped at every check too (the id space drops them on an id's path as
  *       soon as it meets them).</li>
  * </ul>
@@ -39,6 +39,9 @@ final class HoldingsGrowth implements AutoCloseable {
     static final int HOT_TICKS_TO_GROW = 3;
 
     static final int IDLE_TICKS_TO_SHRINK = 300;
+
+    /** A time cache this small at a check counts as spent. */
+    static final long SPENT_CACHE_MILLIS = 2;
 
     private static final Logger LOG = LoggerFactory.getLogger(HoldingsGrowth.class);
 
@@ -98,7 +101,9 @@ final class HoldingsGrowth implements AutoCloseable {
         }
         idSpace.dropRevokedHoldings();
         long waits = idSpace.capWaits();
-        boolean hot = waits > lastCapWaits;
+        // At its cap: calls waited for the clock since the last check, and the time cache is still spent now. A burst
+        // that waited once while the stream is below its cap leaves a cache behind (the counter falls behind the clock).
+        boolean hot = waits > lastCapWaits && idSpace.timeCacheMillis() <= SPENT_CACHE_MILLIS;
         lastCapWaits = waits;
         hotTicks = hot ? hotTicks + 1 : 0;
         idleTicks = hot ? 0 : idleTicks + 1;

@@ -60,7 +60,7 @@ public final class IdGenerator implements AutoCloseable {
      * @param maxWorkerIds 1 for the lease's worker id only
      */
     public IdGenerator(final IdLayout layout, final WorkerLease lease, final WallClock clock, final ClockRules clockRules, final int maxWorkerIds) {
-        this(layout, lease, clock, clockRules, maxWorkerIds, HoldingsGrowth.sharedThread());
+        this(layout, lease, clock, clockRules, maxWorkerIds, maxWorkerIds > 1 ? HoldingsGrowth.sharedThread() : null);
     }
 
     /**

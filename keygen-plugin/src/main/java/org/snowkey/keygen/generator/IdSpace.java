@@ -67,12 +67,14 @@ final class IdSpace {
      * @return the reservation: the holdings and the last combined counter value reserved
      */
     Reservation reserve(final int count) {
+        GrantCounter current = currentCounter();
         while (true) {
-            GrantCounter current = currentCounter();
             long last = current.reserve(count);
             if (last != GrantCounter.RETRY) {
                 return new Reservation(current.holdings, last);
             }
+            // Sealed, revoked or a holding dropped: the slow path re-reads the grant under the lock.
+            current = moveToCurrentGrant();
         }
     }
 
@@ -109,7 +111,7 @@ final class IdSpace {
     private GrantCounter currentCounter() {
         LeaseGrant grant = lease.currentGrant();
         GrantCounter current = grantCounter;
-        if (current != null && current.primaryGrant == grant && !current.isSealed()) {
+        if (current != null && current.primaryGrant == grant) {
             return current;
         }
         return moveToCurrentGrant();

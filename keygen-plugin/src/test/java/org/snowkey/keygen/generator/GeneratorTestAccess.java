@@ -30,7 +30,7 @@ public final class GeneratorTestAccess {
         return HoldingsGrowth.HOT_TICKS_TO_GROW;
     }
 
-    /** Checks in a row without a wait for the clock before half the extra holdings are given back. */
+    /** Checks in a row without a wait for the clock before the holdings halve. */
     public static int checksToShrink() {
         return HoldingsGrowth.IDLE_TICKS_TO_SHRINK;
     }

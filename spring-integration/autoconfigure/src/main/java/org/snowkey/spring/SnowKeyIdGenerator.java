@@ -1,5 +1,7 @@
 package org.snowkey.spring;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import org.snowkey.keygen.generator.IdBatch;
@@ -81,6 +83,21 @@ public final class SnowKeyIdGenerator extends ScopeOwner {
     /** The lease as health checks see it, without acquiring anything. */
     public LeaseStatus leaseStatus() {
         return generator.lease().status();
+    }
+
+    /**
+     * The worker ids the scope's generator issues on now, ascending: its lease's, and the extra ones of the pool it
+     * leased while its calls kept waiting for the clock (docs/design.md, "Holdings: more worker ids for a hot
+     * generator"). Before the first id it is the lease's own, the one the first id will carry; empty while the lease
+     * holds no worker id, since nothing is issued then.
+     */
+    public List<Integer> workerIds() {
+        LeaseStatus status = leaseStatus();
+        if (!status.healthy()) {
+            return List.of();
+        }
+        int[] holdings = generator.workerIds();
+        return holdings.length == 0 ? List.of(status.workerId()) : Arrays.stream(holdings).boxed().toList();
     }
 
     /** Ids issued by every stream of the scope, ShardingSphere's included. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.lease.store.CorruptLeaseRecordException;
@@ -41,7 +42,10 @@ public final class LeaseAdmin {
         this.out = out;
     }
 
-    /** Prints worker id, state, owner, expiry, reservation and fencing token of every record of the pool. */
+    /**
+     * Prints worker id, state, owner, expiry, reservation and fencing token of every record of the pool, the totals,
+     * and how many numbers each owner holds.
+     */
     public void list(final String pool, final long nowMillis) {
         LeaseStore.PoolListing listing = store.list(pool);
         out.printf("pool '%s' in %s%n", pool, store.describe());
@@ -59,6 +63,24 @@ public final class LeaseAdmin {
         }
         long held = listing.leases().values().stream().filter(each -> !each.record().isClaimable(nowMillis)).count();
         out.printf("%d record(s), %d held, %d corrupt%n", listing.usedWorkerIds().size(), held, listing.corrupt().size());
+        printHeldByOwner(listing, nowMillis);
+    }
+
+    /**
+     * One line per owner of HELD numbers: how many it holds, and which. An instance whose generator was hot holds extra
+     * numbers of the pool besides its own, as ordinary records with its owner (docs/design.md, "Holdings: more worker
+     * ids for a hot generator"); this is where an operator sees who takes how much of the pool.
+     */
+    private void printHeldByOwner(final LeaseStore.PoolListing listing, final long nowMillis) {
+        Map<String, List<Integer>> byOwner = new TreeMap<>();
+        for (Integer each : listing.usedWorkerIds()) {
+            StoredLease stored = listing.leases().get(each);
+            if (stored != null && "HELD".equals(stateOf(stored.record(), nowMillis))) {
+                byOwner.computeIfAbsent(stored.record().owner(), owner -> new ArrayList<>()).add(each);
+            }
+        }
+        byOwner.forEach((owner, workerIds) -> out.printf("owner %s holds %d worker id(s): %s%n", owner, workerIds.size(),
+                String.join(", ", workerIds.stream().map(String::valueOf).toList())));
     }
 
     /** HELD, EXPIRED (held but free to take over) or RELEASED. */

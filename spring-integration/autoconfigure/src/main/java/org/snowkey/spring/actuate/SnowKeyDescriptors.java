@@ -48,8 +48,8 @@ public final class SnowKeyDescriptors {
             streams.put(each.getKey(), new Stream(each.getValue().idsIssued(), each.getValue().timeCacheMillis()));
         }
         IdLayout layout = generator.layout();
-        return new Generator(shown(generator.scopeKey()), shown(status.registry()), status.pool(), status.workerId(), status.healthy(), shown(status.problem()),
-                instant(status.expiresAtMillis()), ceiling(status.ceilingMillis()), status.renewals(), status.renewalFailures(),
+        return new Generator(shown(generator.scopeKey()), shown(status.registry()), status.pool(), status.workerId(), generator.workerIds(), status.healthy(),
+                shown(status.problem()), instant(status.expiresAtMillis()), ceiling(status.ceilingMillis()), status.renewals(), status.renewalFailures(),
                 generator.timeCacheMillis(), generator.idsIssued(), generator.clockBackWaits(),
                 new Layout(layout.workerIdBits(), layout.sequenceBits(), layout.sequenceLowBits(), instant(layout.epochMillis()),
                         layout.sustainedIdsPerMillisecond()), streams, describeSegments(segmentScopes));
@@ -72,9 +72,14 @@ public final class SnowKeyDescriptors {
         return new Decoded(decoded.id(), decoded.timestamp().toString(), decoded.workerId(), decoded.sequence());
     }
 
-    /** The generator of the scope, its lease and its streams. */
-    public record Generator(String scope, String registry, String pool, int workerId, boolean leaseHealthy, String problem, String leaseExpiresAt,
-                            String reservedCeiling, long renewals, long renewalFailures, long timeCacheMillis, long idsIssued, long clockBackWaits,
+    /**
+     * The generator of the scope, its lease and its streams.
+     *
+     * @param workerId  the worker id of the scope's own lease
+     * @param workerIds every worker id the generator issues on now, its lease's and the extra ones it leased while hot
+     */
+    public record Generator(String scope, String registry, String pool, int workerId, List<Integer> workerIds, boolean leaseHealthy, String problem,
+                            String leaseExpiresAt, String reservedCeiling, long renewals, long renewalFailures, long timeCacheMillis, long idsIssued, long clockBackWaits,
                             Layout layout, Map<String, Stream> streams, List<SegmentScopeView> segments) {
     }
 

@@ -7,8 +7,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * {@code /actuator/snowkey}: the worker id, lease, time cache, ids issued and layout, and every live segment scope with
- * its sequences ({@code segments}); {@code /actuator/snowkey/{id}} decodes an id.
+ * {@code /actuator/snowkey}: the worker id, the worker ids the generator issues on now ({@code workerIds}, more than
+ * one while it is hot), lease, time cache, ids issued and layout, and every live segment scope with its sequences
+ * ({@code segments}); {@code /actuator/snowkey/{id}} decodes an id.
  */
 @Endpoint(id = "snowkey")
 public class SnowKeyEndpoint {

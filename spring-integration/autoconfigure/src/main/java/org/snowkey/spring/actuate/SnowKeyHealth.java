@@ -21,6 +21,10 @@ import org.snowkey.spring.SnowKeyIdGenerator;
  * when the generator bean is closed, and when keys of a live segment sequence cannot be had ({@link SegmentHealth}:
  * stopped for good, or no keys left while its allocator fails).
  *
+ * <p>{@code workerId} is the scope's own lease's; {@code workerIds} every worker id the generator issues on now,
+ * the extra ones a hot generator leased of its pool included (one entry while it is not hot, none while no worker id is
+ * held).
+ *
  * <p>Details hold only what applies: a static worker id (set with {@code snowkey.worker-id}, or 0 when nothing is
  * configured) has no pool, no expiry, no ceiling and no renewals, so it reports none; {@code segments} appears only
  * while segment sequences exist (runway, step, fetch latency and failures of each). Spring Boot rejects a null
@@ -48,6 +52,7 @@ public record SnowKeyHealth(boolean up, Map<String, Object> details) {
         boolean ceilingPassed = bounded && status.ceilingMillis() < nowMillis;
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("workerId", status.workerId());
+        details.put("workerIds", generator.workerIds());
         putIfPresent(details, "registry", SnowKeyDescriptors.shown(status.registry()));
         if (leased) {
             details.put("pool", status.pool());

@@ -11,8 +11,9 @@ import org.snowkey.spring.SnowKeyIdGenerator;
 /**
  * SnowKey's meters, read from the generator when scraped (nothing is counted twice on the id path):
  * {@code snowkey.ids.issued}, {@code snowkey.time.cache}, {@code snowkey.lease.renewals},
- * {@code snowkey.lease.renewal.failures}, {@code snowkey.clock.back.waits} and {@code snowkey.lease.healthy}, tagged
- * with the lease pool.
+ * {@code snowkey.lease.renewal.failures}, {@code snowkey.clock.back.waits}, {@code snowkey.lease.healthy} and
+ * {@code snowkey.worker.ids}, tagged with the lease pool. {@code snowkey.worker.ids} above 1 means the generator was
+ * hot and leased more worker ids of the pool: capacity planning for the pool reads it.
  */
 public class SnowKeyMetrics implements MeterBinder {
 
@@ -39,5 +40,8 @@ public class SnowKeyMetrics implements MeterBinder {
                 .description("Waits for a wall clock that moved back").tags(tags).register(registry);
         Gauge.builder("snowkey.lease.healthy", generator, each -> each.leaseStatus().healthy() && !each.isClosed() ? 1 : 0)
                 .description("1 while a worker id is held, 0 when the lease is lost or released").tags(tags).register(registry);
+        Gauge.builder("snowkey.worker.ids", generator, each -> each.isClosed() ? 0 : each.workerIds().size())
+                .description("Worker ids the generator issues on now: its lease's and the extra ones it leased of the pool while its calls waited for the clock")
+                .tags(tags).register(registry);
     }
 }

@@ -52,6 +52,14 @@ public class SnowKeyProperties {
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration maxTimeCache;
 
+    /**
+     * How many worker ids of its lease pool a generator may issue on at once: while its calls keep waiting for the clock
+     * it leases more (doubling, up to this many) and gives them back when demand falls; a quarter of the pool always
+     * stays free for other instances. From 1 (its own worker id only: no growth) to 2^W. Default 32. A value above 1 is
+     * refused beside snowkey.worker-id: a static worker id leases nothing.
+     */
+    private Integer maxWorkerIdsPerInstance;
+
     /** One sequence stream per logic table, or one for all tables of the lease scope. */
     private SequenceScope sequenceScope;
 
@@ -117,6 +125,14 @@ public class SnowKeyProperties {
 
     public void setMaxTimeCache(final Duration maxTimeCache) {
         this.maxTimeCache = maxTimeCache;
+    }
+
+    public Integer getMaxWorkerIdsPerInstance() {
+        return maxWorkerIdsPerInstance;
+    }
+
+    public void setMaxWorkerIdsPerInstance(final Integer maxWorkerIdsPerInstance) {
+        this.maxWorkerIdsPerInstance = maxWorkerIdsPerInstance;
     }
 
     public SequenceScope getSequenceScope() {

@@ -34,6 +34,7 @@ public final class SnowKeyPropertyMapping {
             .add(PropertyNames.EPOCH, "epoch", SnowKeyProperties::getEpoch)
             .add(PropertyNames.MAX_TOLERATE_TIME_DIFFERENCE_MILLISECONDS, "max-tolerate-time-difference", SnowKeyProperties::getMaxTolerateTimeDifference)
             .add(PropertyNames.MAX_TIME_CACHE_MILLISECONDS, "max-time-cache", SnowKeyProperties::getMaxTimeCache)
+            .add(PropertyNames.MAX_WORKER_IDS_PER_INSTANCE, "max-worker-ids-per-instance", SnowKeyProperties::getMaxWorkerIdsPerInstance)
             .add(PropertyNames.SEQUENCE_SCOPE, "sequence-scope", SnowKeyProperties::getSequenceScope)
             .add(PropertyNames.WORKER_ID, "worker-id", SnowKeyProperties::getWorkerId)
             .add(PropertyNames.LEASE_REGISTRY, "lease.registry", p -> p.getLease().getRegistry())

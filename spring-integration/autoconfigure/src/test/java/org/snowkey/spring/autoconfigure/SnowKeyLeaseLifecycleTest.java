@@ -3,6 +3,9 @@ package org.snowkey.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -107,13 +110,14 @@ class SnowKeyLeaseLifecycleTest {
 
             SpringBootGeneration.Health health = SpringBootGeneration.health(context);
             assertThat(health.status()).isEqualTo("UP");
-            assertThat(health.details()).containsEntry("workerId", workerId).containsEntry("pool", "actuator")
+            assertThat(health.details()).containsEntry("workerId", workerId).containsEntry("workerIds", List.of(workerId)).containsEntry("pool", "actuator")
                     .containsKeys("registry", "leaseExpiresAt", "reservedCeiling");
             assertThat((String) health.details().get("registry")).contains(zookeeper.getConnectString());
 
             SnowKeyEndpoint endpoint = context.getBean(SnowKeyEndpoint.class);
             SnowKeyDescriptors.Generator described = endpoint.snowkey();
             assertThat(described.workerId()).isEqualTo(workerId);
+            assertThat(described.workerIds()).containsExactly(workerId);
             assertThat(described.pool()).isEqualTo("actuator");
             assertThat(described.leaseExpiresAt()).isNotNull();
             assertThat(described.reservedCeiling()).isNotNull();
@@ -132,13 +136,80 @@ class SnowKeyLeaseLifecycleTest {
             assertThat(registry.get("snowkey.lease.renewal.failures").functionCounter().count()).isZero();
             assertThat(registry.get("snowkey.clock.back.waits").functionCounter().count()).isGreaterThanOrEqualTo(0);
             assertThat(registry.get("snowkey.lease.healthy").gauge().value()).isEqualTo(1);
+            assertThat(registry.get("snowkey.worker.ids").tag("pool", "actuator").gauge().value()).isEqualTo(1);
 
             // Released (as at shutdown): DOWN, with the reason.
             generator.close();
             SpringBootGeneration.Health down = SpringBootGeneration.health(context);
             assertThat(down.status()).isEqualTo("DOWN");
-            assertThat(down.details()).containsKey("problem");
+            assertThat(down.details()).containsKey("problem").containsEntry("workerIds", List.of());
+            assertThat(registry.get("snowkey.worker.ids").gauge().value()).isZero();
         });
+    }
+
+    /**
+     * A generator whose calls keep waiting for the clock (no time cache, batches beyond one worker id's rate) leases a
+     * second worker id of its pool, and no more than snowkey.max-worker-ids-per-instance allows: its ids carry both,
+     * keep increasing, and health, endpoint and gauge show both; both records belong to this instance and are released
+     * with the context.
+     */
+    @Test
+    void aHotGeneratorIssuesOnMoreWorkerIdsAndActuatorShowsThem() {
+        AtomicReference<List<Integer>> held = new AtomicReference<>();
+        runner.withPropertyValues("snowkey.lease.pool=hot", "snowkey.max-worker-ids-per-instance=2", "snowkey.max-time-cache=0",
+                "snowkey.lease.instance-id=hot-instance").run(context -> {
+                    SnowKeyIdGenerator generator = context.getBean(SnowKeyIdGenerator.class);
+                    int own = generator.leaseStatus().workerId();
+                    assertThat(generator.workerIds()).containsExactly(own);
+                    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+                    context.getBean(SnowKeyMetrics.class).bindTo(registry);
+                    assertThat(registry.get("snowkey.worker.ids").tag("pool", "hot").gauge().value()).isEqualTo(1);
+
+                    // Generous: the growth thread checks every 100 ms; this only bounds a test that would otherwise hang.
+                    long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+                    long previous = Long.MIN_VALUE;
+                    while (generator.workerIds().size() < 2) {
+                        assertThat(System.nanoTime()).as("the hot generator leased no second worker id").isLessThan(giveUp);
+                        previous = assertIncreasing(generator.nextIds(1000), previous);
+                    }
+                    List<Integer> workerIds = generator.workerIds();
+                    assertThat(workerIds).hasSize(2).contains(own).isSorted();
+                    List<Integer> carried = new ArrayList<>();
+                    for (int round = 0; round < 20; round++) {
+                        IdBatch batch = generator.nextIds(1000);
+                        previous = assertIncreasing(batch, previous);
+                        batch.forEach(id -> carried.add(generator.decode(id).workerId()));
+                    }
+                    assertThat(generator.workerIds()).as("never more than snowkey.max-worker-ids-per-instance").hasSizeLessThanOrEqualTo(2);
+                    assertThat(carried).containsAll(generator.workerIds());
+
+                    List<Integer> now = generator.workerIds();
+                    assertThat(SpringBootGeneration.health(context).details()).containsEntry("workerId", own).containsEntry("workerIds", now);
+                    assertThat(context.getBean(SnowKeyEndpoint.class).snowkey().workerIds()).isEqualTo(now);
+                    assertThat(registry.get("snowkey.worker.ids").tag("pool", "hot").gauge().value()).isEqualTo(now.size());
+                    for (int each : now) {
+                        JsonNode record = ZooKeeperLeases.read(zookeeper.getConnectString(), "hot", each);
+                        assertThat(record.get("state").asText()).isEqualTo("HELD");
+                        assertThat(record.get("owner").asText()).isEqualTo("hot-instance");
+                    }
+                    held.set(now);
+                });
+        for (int each : held.get()) {
+            try {
+                assertThat(ZooKeeperLeases.read(zookeeper.getConnectString(), "hot", each).get("state").asText()).as("worker id %d", each).isEqualTo("RELEASED");
+            } catch (final Exception ex) {
+                throw new AssertionError(ex);
+            }
+        }
+    }
+
+    private static long assertIncreasing(final IdBatch batch, final long previous) {
+        long last = previous;
+        for (long each : batch) {
+            assertThat(each).isGreaterThan(last);
+            last = each;
+        }
+        return last;
     }
 
     @Test

@@ -1,10 +1,12 @@
 package org.snowkey.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.InputStream;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 
@@ -14,6 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.GeneratorSettings;
 import org.snowkey.keygen.config.PropertyNames;
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.runtime.SnowflakePlan;
+import org.snowkey.keygen.runtime.SnowflakePlanner;
+import org.snowkey.keygen.runtime.SnowflakeRuntime;
 import org.snowkey.keygen.segment.SegmentPropertyNames;
 import org.snowkey.spring.SnowKeyIdGenerator;
 import org.snowkey.store.jdbc.JdbcStoreProps;
@@ -105,12 +110,47 @@ class SnowKeyPropertiesTest {
             assertThat(layout.sequenceLowBits()).isEqualTo(GeneratorSettings.DEFAULT_SEQUENCE_LOW_BITS);
             assertThat(layout.epochMillis()).isEqualTo(java.time.Instant.parse(GeneratorSettings.DEFAULT_EPOCH).toEpochMilli());
         });
+        runner.run(context -> assertThat(SnowflakePlanner.get().parseInheritingDefaults(new Properties()).generator().maxWorkerIds())
+                .isEqualTo(GeneratorSettings.DEFAULT_MAX_WORKER_IDS));
+    }
+
+    /**
+     * snowkey.max-worker-ids-per-instance reaches the generator settings that YAML key generators inherit and the
+     * generator the bean runs: a key generator of the same scope asking for another cap is refused, naming the bean's.
+     */
+    @Test
+    void maxWorkerIdsPerInstanceReachesTheGenerator() {
+        runner.withPropertyValues("snowkey.max-worker-ids-per-instance=4").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(SnowflakePlanner.get().parseInheritingDefaults(new Properties()).generator().maxWorkerIds()).isEqualTo(4);
+            Properties otherCap = new Properties();
+            otherCap.setProperty(PropertyNames.MAX_WORKER_IDS_PER_INSTANCE, "8");
+            SnowflakePlan joining = SnowflakePlanner.get().plan(otherCap, Optional.empty());
+            assertThat(joining.scopeKey()).isEqualTo(context.getBean(SnowKeyIdGenerator.class).scopeKey());
+            assertThatThrownBy(() -> SnowflakeRuntime.get().generator(joining)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(PropertyNames.MAX_WORKER_IDS_PER_INSTANCE + "=4").hasMessageContaining(PropertyNames.MAX_WORKER_IDS_PER_INSTANCE + "=8");
+        });
+    }
+
+    /** A bad cap fails start-up naming the snowkey.* property and the value, with the key generator prop beside it. */
+    @Test
+    void aBadMaxWorkerIdsPerInstanceFailsNamingThePropertyAndValue() {
+        runner.withPropertyValues("snowkey.max-worker-ids-per-instance=0").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasMessageContaining("Invalid SnowKey property 'snowkey.max-worker-ids-per-instance' = '0'")
+                    .hasMessageContaining("(key generator prop 'max-worker-ids-per-instance' = '0')");
+        });
+        runner.withPropertyValues("snowkey.worker-id=3", "snowkey.max-worker-ids-per-instance=4").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasMessageContaining("Invalid SnowKey property 'snowkey.max-worker-ids-per-instance' = '4'")
+                    .hasMessageContaining("a static worker-id (3)");
+        });
     }
 
     @Test
     void bindsEverySpringPropertyToItsProp() {
         runner.withPropertyValues("snowkey.enabled=false", "snowkey.worker-id-bits=10", "snowkey.sequence-low-bits=2", "snowkey.epoch=1577836800000",
-                "snowkey.max-tolerate-time-difference=25", "snowkey.max-time-cache=3s", "snowkey.sequence-scope=GLOBAL", "snowkey.worker-id=5",
+                "snowkey.max-tolerate-time-difference=25", "snowkey.max-time-cache=3s", "snowkey.max-worker-ids-per-instance=8", "snowkey.sequence-scope=GLOBAL", "snowkey.worker-id=5",
                 "snowkey.lease.registry=jdbc", "snowkey.lease.pool=orders", "snowkey.lease.duration=2m", "snowkey.lease.acquire-timeout=1500ms",
                 "snowkey.lease.instance-id=app-1", "snowkey.zookeeper.server-lists=zk1:2181,zk2:2181", "snowkey.zookeeper.namespace=governance",
                 "snowkey.zookeeper.digest=snow:key", "snowkey.jdbc.url=jdbc:h2:mem:leases", "snowkey.jdbc.username=sa", "snowkey.jdbc.password=pw",
@@ -121,7 +161,7 @@ class SnowKeyPropertiesTest {
                     Properties props = SnowKeyPropertyMapping.SNOWFLAKE.toProps(context.getBean(SnowKeyProperties.class), getClass().getClassLoader());
                     assertThat(props).isEqualTo(expected(Map.ofEntries(Map.entry("worker-id-bits", "10"), Map.entry("sequence-low-bits", "2"),
                             Map.entry("epoch", "1577836800000"), Map.entry("max-tolerate-time-difference-milliseconds", "25"),
-                            Map.entry("max-time-cache-milliseconds", "3000"), Map.entry("sequence-scope", "global"), Map.entry("worker-id", "5"),
+                            Map.entry("max-time-cache-milliseconds", "3000"), Map.entry("max-worker-ids-per-instance", "8"), Map.entry("sequence-scope", "global"), Map.entry("worker-id", "5"),
                             Map.entry("lease-registry", "jdbc"), Map.entry("lease-pool", "orders"), Map.entry("lease-duration-milliseconds", "120000"),
                             Map.entry("lease-acquire-timeout-milliseconds", "1500"), Map.entry("instance-id", "app-1"),
                             Map.entry("zookeeper-server-lists", "zk1:2181,zk2:2181"), Map.entry("zookeeper-namespace", "governance"),

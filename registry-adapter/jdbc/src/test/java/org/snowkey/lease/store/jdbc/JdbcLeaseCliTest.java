@@ -79,6 +79,22 @@ class JdbcLeaseCliTest {
         assertTrue(listing.contains("3 record(s), 1 held, 1 corrupt"), listing);
     }
 
+    /** An instance whose generator was hot holds extra numbers as ordinary records with its owner: the listing counts them per owner. */
+    @Test
+    void listCountsTheNumbersEachOwnerHolds() {
+        long future = System.currentTimeMillis() + 600_000L;
+        store.create(new LeaseRecord("orders", 9, "app-1@host", 1, future, future - 1_000, State.HELD));
+        store.create(new LeaseRecord("orders", 12, "app-1@host", 1, future, future - 1_000, State.HELD));
+        store.create(new LeaseRecord("orders", 10, "app-2@host", 1, future, future - 1_000, State.HELD));
+        // Expired: free to take over, so no longer counted as held by anyone.
+        store.create(new LeaseRecord("orders", 11, "app-1@host", 1, 1_000L, 900L, State.HELD));
+        assertEquals(0, run(Map.of(), base("list")), err.toString(StandardCharsets.UTF_8));
+        String listing = out.toString(StandardCharsets.UTF_8);
+        assertTrue(listing.contains("7 record(s), 4 held, 1 corrupt"), listing);
+        assertTrue(listing.contains("owner app-1@host holds 3 worker id(s): 3, 9, 12" + System.lineSeparator()), listing);
+        assertTrue(listing.contains("owner app-2@host holds 1 worker id(s): 10" + System.lineSeparator()), listing);
+    }
+
     @Test
     void releaseNeedsTheConfirmationFlagAndKeepsTheReservation() {
         LeaseRecord before = store.read("orders", 3).orElseThrow().record();
