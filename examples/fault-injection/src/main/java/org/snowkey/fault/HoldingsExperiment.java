@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -72,7 +73,7 @@ public final class HoldingsExperiment {
         IdChecker checker = new IdChecker(layout);
         layout.decode(layout.compose(layout.counterAt(1), 1));
         long began = System.currentTimeMillis();
-        String label = "[holdings " + settings.registry().name().toLowerCase(java.util.Locale.ROOT) + "] ";
+        String label = "[holdings " + settings.registry().name().toLowerCase(Locale.ROOT) + "] ";
         List<String> problems = new ArrayList<>();
         int atKill = 0;
         Set<Integer> killedHeld = Set.of();

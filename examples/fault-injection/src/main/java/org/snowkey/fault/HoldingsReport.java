@@ -17,8 +17,8 @@ public record HoldingsReport(HoldingsExperiment.Settings settings, long runMilli
         out.append(String.format(Locale.ROOT, "== scenario HOLDINGS on %s ==%n", settings.registry()));
         out.append(String.format(Locale.ROOT, "run: %s total, lease %d ms, pool of 4 worker ids, cap 8 ids per ms per worker id, calls back to back; a quiet companion c0 on the free number%n",
                 FaultExperiment.seconds(runMillis), settings.leaseMillis()));
-        out.append(String.format(Locale.ROOT, "SIGKILL of h0-i1 on %d holdings (it issued on worker ids %s); successor h0-i2 issued on %s of them, "
-                + "the first %s after the kill%n", holdingsAtKill, killedWorkerIds, takenOver, FaultExperiment.seconds(takeOverMillis)));
+        out.append(String.format(Locale.ROOT, "SIGKILL of h0-i1 on %d holdings (it issued on worker ids %s); successor h0-i2 issued on %s of them "
+                + "(on 2 holdings with one of them %s after the kill)%n", holdingsAtKill, killedWorkerIds, takenOver, FaultExperiment.seconds(takeOverMillis)));
         for (HoldingsExperiment.Incarnation each : incarnations) {
             out.append(String.format(Locale.ROOT, "%s: %,d ids on worker ids %s, at most %d holdings at once%n", each.name(), each.ids(), each.workerIds(),
                     each.mostHoldings()));
