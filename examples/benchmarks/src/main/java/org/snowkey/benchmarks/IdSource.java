@@ -23,8 +23,10 @@ import org.snowkey.keygen.shardingsphere.ImprovedSnowflakeKeyGenerateAlgorithm;
 /**
  * One contender of the comparison, created fresh for every measured iteration.
  *
- * <p>Every contender runs with its defaults and worker id 0. Each JMH fork uses a single subclass, so the calls
- * below are monomorphic and inlined; the wrapper costs nothing measurable.
+ * <p>Every contender runs with its defaults and worker id 0, except the holdings contenders: SnowKey at its defaults
+ * on a lease of an in-memory pool ({@link BenchmarkLeasePool}), so that a hot generator leases more worker ids (up to
+ * {@code max-worker-ids-per-instance}, default 32) as it would on a registry. Each JMH fork uses a single subclass,
+ * so the calls below are monomorphic and inlined; the wrapper costs nothing measurable.
  */
 public abstract class IdSource implements AutoCloseable {
 
@@ -43,7 +45,23 @@ public abstract class IdSource implements AutoCloseable {
 
     public static final String HUTOOL = "hutool";
 
+    /** SnowKey through the SPI on {@code lease-registry: benchmark-memory}, holdings enabled (the default), worker-id-bits 13. */
+    public static final String SNOWKEY_SPI_HOLDINGS_13 = "snowkey-spi-holdings/13";
+
+    /** SnowKey's core API on a lease of an in-memory pool, holdings enabled (the default), worker-id-bits 13. */
+    public static final String SNOWKEY_CORE_HOLDINGS_13 = "snowkey-core-holdings/13";
+
     public static final List<String> ALL = List.of(SNOWKEY_SPI_13, SNOWKEY_CORE_13, SNOWKEY_SPI_10, SNOWKEY_CORE_10, SS_SNOWFLAKE, COSID, HUTOOL);
+
+    /** The contenders that lease more worker ids while hot: measured by the sustained benchmarks and the burst. */
+    public static final List<String> HOLDINGS = List.of(SNOWKEY_SPI_HOLDINGS_13, SNOWKEY_CORE_HOLDINGS_13);
+
+    /** The contenders of the sustained benchmarks: all of them, with and without holdings. */
+    public static final List<String> SUSTAINED = List.of(SNOWKEY_SPI_HOLDINGS_13, SNOWKEY_CORE_HOLDINGS_13, SNOWKEY_SPI_13, SNOWKEY_CORE_13, SNOWKEY_SPI_10,
+            SNOWKEY_CORE_10, SS_SNOWFLAKE, COSID, HUTOOL);
+
+    /** The most worker ids a holdings contender issues on: the default {@code max-worker-ids-per-instance}. */
+    public static final int MAX_HOLDINGS = GeneratorSettings.DEFAULT_MAX_WORKER_IDS;
 
     /** The logic table the ShardingSphere contenders are asked for keys of. */
     static final AlgorithmSQLContext CONTEXT = new AlgorithmSQLContext("bench_db", "public", "t_order", "order_id");
@@ -65,27 +83,35 @@ public abstract class IdSource implements AutoCloseable {
         return sum;
     }
 
+    /** The SnowKey generator issuing the ids, or null for the other contenders. */
+    public IdGenerator generator() {
+        return null;
+    }
+
     @Override
     public void close() {
     }
 
+    /** Whether the contender leases more worker ids while hot, so that it grows over time rather than starting grown. */
+    public static boolean growsHoldings(final String name) {
+        return name.startsWith("snowkey-spi-holdings/") || name.startsWith("snowkey-core-holdings/");
+    }
+
     /**
-     * The most ids per second the contender's layout allows one worker id: 2^S per ms. ShardingSphere's
-     * SNOWFLAKE starts every other millisecond at sequence 1 (max-vibration-offset 1), so 4095.5 per ms.
+     * The most ids per second the contender's layout allows: SnowKey's worker id issues {@code 2^(S-L)} per ms (one
+     * high counter shared by every stream, docs/design.md, "One id space per worker id"), a holdings contender that
+     * times the most worker ids it may issue on at once ({@link #MAX_HOLDINGS}); the others 2^S per ms, except
+     * ShardingSphere's SNOWFLAKE, which starts every other millisecond at sequence 1 (max-vibration-offset 1), so
+     * 4095.5 per ms.
      */
     public static double idsPerSecondCap(final String name) {
-        switch (name) {
-            case SNOWKEY_CORE_13:
-            case SNOWKEY_SPI_13:
-                return 512_000;
-            case SNOWKEY_CORE_10:
-            case SNOWKEY_SPI_10:
-                return 4_096_000;
-            case SS_SNOWFLAKE:
-                return 4_095_500;
-            default:
-                return 4_096_000;
+        if (name.startsWith("snowkey-")) {
+            int workerIdBits = Integer.parseInt(name.substring(name.indexOf('/') + 1));
+            double perWorkerId = IdLayout.of(workerIdBits, GeneratorSettings.DEFAULT_SEQUENCE_LOW_BITS, IdLayout.defaults().epochMillis())
+                    .sustainedIdsPerMillisecond() * 1_000.0;
+            return growsHoldings(name) ? perWorkerId * MAX_HOLDINGS : perWorkerId;
         }
+        return SS_SNOWFLAKE.equals(name) ? 4_095_500 : 4_096_000;
     }
 
     public static IdSource create(final String name) {
@@ -105,6 +131,10 @@ public abstract class IdSource implements AutoCloseable {
                 return new SnowKeySpi(13, extraProps, true);
             case SNOWKEY_SPI_10:
                 return new SnowKeySpi(10, extraProps, true);
+            case SNOWKEY_CORE_HOLDINGS_13:
+                return new SnowKeyCore(13, extraProps, true);
+            case SNOWKEY_SPI_HOLDINGS_13:
+                return new SnowKeySpi(13, extraProps, true, true);
             case SS_SNOWFLAKE:
                 return new ShardingSphereSnowflake();
             case COSID:
@@ -119,7 +149,13 @@ public abstract class IdSource implements AutoCloseable {
                 if (name.startsWith("snowkey-spi/")) {
                     return new SnowKeySpi(Integer.parseInt(name.substring("snowkey-spi/".length())), extraProps, true);
                 }
-                throw new IllegalArgumentException("unknown contender " + name + ", known: " + ALL);
+                if (name.startsWith("snowkey-core-holdings/")) {
+                    return new SnowKeyCore(Integer.parseInt(name.substring("snowkey-core-holdings/".length())), extraProps, true);
+                }
+                if (name.startsWith("snowkey-spi-holdings/")) {
+                    return new SnowKeySpi(Integer.parseInt(name.substring("snowkey-spi-holdings/".length())), extraProps, true, true);
+                }
+                throw new IllegalArgumentException("unknown contender " + name + ", known: " + SUSTAINED);
         }
     }
 
@@ -132,7 +168,10 @@ public abstract class IdSource implements AutoCloseable {
         return sum;
     }
 
-    /** SnowKey's core API: one {@link SequenceStream} of a fresh {@link IdGenerator} on a static worker id. */
+    /**
+     * SnowKey's core API: one {@link SequenceStream} of a fresh {@link IdGenerator} on a static worker id, or with
+     * holdings on a lease of a fresh in-memory pool of the layout's size.
+     */
     static final class SnowKeyCore extends IdSource {
 
         private final IdGenerator generator;
@@ -140,13 +179,24 @@ public abstract class IdSource implements AutoCloseable {
         private final SequenceStream stream;
 
         SnowKeyCore(final int workerIdBits, final Properties extraProps) {
+            this(workerIdBits, extraProps, false);
+        }
+
+        SnowKeyCore(final int workerIdBits, final Properties extraProps, final boolean holdings) {
             int lowBits = Integer.parseInt(extraProps.getProperty("sequence-low-bits", String.valueOf(GeneratorSettings.DEFAULT_SEQUENCE_LOW_BITS)));
             long cache = Long.parseLong(extraProps.getProperty("max-time-cache-milliseconds", String.valueOf(GeneratorSettings.DEFAULT_MAX_TIME_CACHE_MILLIS)));
             int workerId = Integer.parseInt(extraProps.getProperty("worker-id", "0"));
             IdLayout layout = IdLayout.of(workerIdBits, lowBits, IdLayout.defaults().epochMillis());
-            generator = new IdGenerator(layout, new StaticWorkerLease(workerId), WallClock.system(),
-                    new ClockRules(GeneratorSettings.DEFAULT_MAX_TOLERATE_TIME_DIFFERENCE_MILLIS, cache));
+            ClockRules rules = new ClockRules(GeneratorSettings.DEFAULT_MAX_TOLERATE_TIME_DIFFERENCE_MILLIS, cache);
+            generator = holdings
+                    ? new IdGenerator(layout, new BenchmarkLeasePool(layout.workerIdCount()).open(), WallClock.system(), rules, MAX_HOLDINGS)
+                    : new IdGenerator(layout, new StaticWorkerLease(workerId), WallClock.system(), rules);
             stream = generator.stream(IdGenerator.DEFAULT_STREAM);
+        }
+
+        @Override
+        public IdGenerator generator() {
+            return generator;
         }
 
         @Override
@@ -173,7 +223,7 @@ public abstract class IdSource implements AutoCloseable {
 
     /** SnowKey through ShardingSphere's SPI, as ShardingSphere calls it: {@code generateKeys(ctx, n)}. */
     static IdSource snowKeySpi(final int workerIdBits, final Properties extraProps, final boolean ownsRuntime) {
-        return new SnowKeySpi(workerIdBits, extraProps, ownsRuntime);
+        return new SnowKeySpi(workerIdBits, extraProps, ownsRuntime, false);
     }
 
     /** A ShardingSphere 5.5 key generator, read as ShardingSphere reads it: {@code generateKeys(ctx, n)}, every key unboxed. */
@@ -205,6 +255,14 @@ public abstract class IdSource implements AutoCloseable {
          *                    scope's generator is fresh; false to share the runtime with other contenders
          */
         SnowKeySpi(final int workerIdBits, final Properties extraProps, final boolean ownsRuntime) {
+            this(workerIdBits, extraProps, ownsRuntime, false);
+        }
+
+        /**
+         * @param holdings true for {@code lease-registry: benchmark-memory} (holdings at their default) instead of
+         *                 {@code worker-id: 0}
+         */
+        SnowKeySpi(final int workerIdBits, final Properties extraProps, final boolean ownsRuntime, final boolean holdings) {
             super(new ImprovedSnowflakeKeyGenerateAlgorithm());
             this.ownsRuntime = ownsRuntime;
             if (ownsRuntime) {
@@ -212,10 +270,23 @@ public abstract class IdSource implements AutoCloseable {
                 SnowflakeRuntime.get().closeAll();
             }
             Properties props = new Properties();
-            props.setProperty("worker-id", "0");
+            if (holdings) {
+                props.setProperty("lease-registry", BenchmarkLeaseProvider.NAME);
+            } else {
+                props.setProperty("worker-id", "0");
+            }
             props.setProperty("worker-id-bits", String.valueOf(workerIdBits));
             props.putAll(extraProps);
             algorithm.init(props);
+        }
+
+        /** The scope's generator in the runtime (created by the first call), when this contender owns the runtime. */
+        @Override
+        public IdGenerator generator() {
+            if (!ownsRuntime) {
+                return null;
+            }
+            return SnowflakeRuntime.get().generators().stream().findFirst().orElse(null);
         }
 
         @Override

@@ -77,6 +77,10 @@ public final class RunAll {
         LABELS.put(IdSource.SS_SNOWFLAKE, "ShardingSphere 5.5.2 SNOWFLAKE, generateKeys");
         LABELS.put(IdSource.COSID, "CosId 2.13.3 MillisecondSnowflakeId");
         LABELS.put(IdSource.HUTOOL, "Hutool 5.8.44 Snowflake");
+        LABELS.put(IdSource.SNOWKEY_SPI_HOLDINGS_13, "SnowKey IMPROVED_SNOWFLAKE, SPI generateKeys, worker-id-bits 13 (default), holdings (default: up to "
+                + IdSource.MAX_HOLDINGS + " worker ids, in-memory pool lease)");
+        LABELS.put(IdSource.SNOWKEY_CORE_HOLDINGS_13, "SnowKey core SequenceStream, worker-id-bits 13 (default), holdings (up to " + IdSource.MAX_HOLDINGS
+                + " worker ids, in-memory pool lease)");
     }
 
     private final boolean quick;
@@ -141,7 +145,8 @@ public final class RunAll {
         Collection<RunResult> perCall2 = new Runner(timed(PerCallBenchmark.class.getName() + ".nextId$", 1, 3, 2).threads(2).build()).run();
         // The targets compare the default layout; worker-id-bits 10 would add four forks of 2 s idle shots.
         Collection<RunResult> bursts = new Runner(base(BurstBenchmark.class.getName() + ".")
-                .param("generator", IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13, IdSource.SS_SNOWFLAKE, IdSource.COSID, IdSource.HUTOOL)
+                .param("generator", IdSource.SNOWKEY_SPI_HOLDINGS_13, IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13, IdSource.SS_SNOWFLAKE, IdSource.COSID,
+                        IdSource.HUTOOL)
                 .warmupIterations(quick ? 1 : 2).measurementIterations(quick ? 2 : 5).build()).run();
         Collection<RunResult> sustained = new Runner(timed(SustainedBatchBenchmark.class.getName() + ".", 1, 3, 1).build()).run();
         Map<String, LatencyReport.Result> latency = LatencyReport.runAll(IdSource.ALL, JVM_ARGS, quick);
@@ -221,17 +226,18 @@ public final class RunAll {
         double ssBatch = median(batch.get(IdSource.SS_SNOWFLAKE));
         out.append("### Targets (ratios within this run)\n\n");
         out.append("| target | measured | result |\n|---|---:|---|\n");
-        for (String each : List.of(IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13)) {
+        for (String each : List.of(IdSource.SNOWKEY_SPI_HOLDINGS_13, IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13)) {
             double ratio = ssBurst / median(burst.get(each));
             out.append(String.format(Locale.ROOT, "| burst of 1,000,000 after 2 s idle, %s vs SNOWFLAKE: >= %.0fx faster | %.1fx | %s |%n",
                     shortName(each), BURST_TARGET, ratio, verdict(ratio >= BURST_TARGET)));
         }
-        for (String each : List.of(IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13)) {
+        for (String each : List.of(IdSource.SNOWKEY_SPI_HOLDINGS_13, IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13)) {
             double ratio = ssBatch / median(batch.get(each));
             out.append(String.format(Locale.ROOT, "| generateKeys(ctx, 1000) batches after 2 s idle, %s vs SNOWFLAKE: >= %.0fx faster | %.1fx | %s |%n",
                     shortName(each), BATCH_TARGET, ratio, verdict(ratio >= BATCH_TARGET)));
         }
-        for (String each : List.of(IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13, IdSource.SNOWKEY_SPI_10, IdSource.SNOWKEY_CORE_10)) {
+        for (String each : List.of(IdSource.SNOWKEY_SPI_HOLDINGS_13, IdSource.SNOWKEY_CORE_HOLDINGS_13, IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13,
+                IdSource.SNOWKEY_SPI_10, IdSource.SNOWKEY_CORE_10)) {
             double cap = IdSource.idsPerSecondCap(each);
             for (Map.Entry<Integer, Map<String, RunResult>> threads : Map.of(1, oneThread, 2, twoThreads).entrySet().stream()
                     .sorted(Map.Entry.comparingByKey()).toList()) {
@@ -249,9 +255,10 @@ public final class RunAll {
             }
         }
 
-        out.append("\n### 1. One id per call, sustained (ids/s; fresh generator per iteration, so SnowKey's time cache is empty)\n\n");
+        out.append("\n### 1. One id per call, sustained (ids/s; fresh generator per iteration, so SnowKey's time cache is empty; with holdings one "
+                + "generator grown before the warm-up, its time cache spent before every iteration)\n\n");
         out.append("| generator | layout cap | 1 thread | % of cap | 2 threads | % of cap |\n|---|---:|---:|---:|---:|---:|\n");
-        for (String each : IdSource.ALL) {
+        for (String each : IdSource.SUSTAINED) {
             double cap = IdSource.idsPerSecondCap(each);
             RunResult one = oneThread.get(each);
             RunResult two = twoThreads.get(each);
@@ -261,7 +268,7 @@ public final class RunAll {
 
         out.append("\n### 2-3. 1,000,000 ids right after 2 s idle (single shot, ms: median of the shots, then min-max; ratios of medians)\n\n");
         out.append("| generator | 1,000,000 single calls | vs SNOWFLAKE | 1,000 batches of 1,000 | vs SNOWFLAKE |\n|---|---:|---:|---:|---:|\n");
-        for (String each : IdSource.ALL) {
+        for (String each : IdSource.SUSTAINED) {
             if (burst.containsKey(each)) {
                 out.append(String.format(Locale.ROOT, "| %s | %s | %.1fx | %s | %.1fx |%n", LABELS.get(each), shots(burst.get(each)),
                         ssBurst / median(burst.get(each)), shots(batch.get(each)), ssBatch / median(batch.get(each))));
@@ -272,7 +279,7 @@ public final class RunAll {
         double ssSustained = score(sustainedBatch.get(IdSource.SS_SNOWFLAKE));
         out.append("\n### 3b. Batches of 1,000 back to back, no idle time (µs per batch; every generator at its layout's cap)\n\n");
         out.append("| generator | µs per batch | ids/s | vs SNOWFLAKE |\n|---|---:|---:|---:|\n");
-        for (String each : IdSource.ALL) {
+        for (String each : IdSource.SUSTAINED) {
             RunResult result = sustainedBatch.get(each);
             out.append(String.format(Locale.ROOT, "| %s | %.1f ± %.1f | %s | %.2fx |%n", LABELS.get(each), score(result), error(result),
                     human(BurstBenchmark.BATCH * 1e6 / score(result)), ssSustained / score(result)));
@@ -294,6 +301,8 @@ public final class RunAll {
             case IdSource.SNOWKEY_CORE_13 -> "SnowKey core (W=13)";
             case IdSource.SNOWKEY_SPI_10 -> "SnowKey SPI (W=10)";
             case IdSource.SNOWKEY_CORE_10 -> "SnowKey core (W=10)";
+            case IdSource.SNOWKEY_SPI_HOLDINGS_13 -> "SnowKey SPI (W=13, holdings)";
+            case IdSource.SNOWKEY_CORE_HOLDINGS_13 -> "SnowKey core (W=13, holdings)";
             default -> generator;
         };
     }

@@ -1,16 +1,23 @@
 package org.snowkey.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashSet;
+import java.util.Set;
+
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.lease.LeaseUnavailableException;
+import org.snowkey.keygen.lease.WorkerLease;
 
 /** The contenders work as wired; no timing is asserted here (numbers belong in docs/benchmarks.md). */
 class IdSourceTest {
 
     @Test
     void everyContenderIssuesIncreasingPositiveIds() {
-        for (String each : IdSource.ALL) {
+        for (String each : IdSource.SUSTAINED) {
             try (IdSource source = IdSource.create(each)) {
                 long first = source.nextId();
                 long second = source.nextId();
@@ -23,7 +30,7 @@ class IdSourceTest {
 
     @Test
     void batchesReadEveryId() {
-        for (String each : IdSource.ALL) {
+        for (String each : IdSource.SUSTAINED) {
             try (IdSource source = IdSource.create(each)) {
                 long before = source.nextId();
                 long sum = source.nextIds(10);
@@ -31,6 +38,44 @@ class IdSourceTest {
                 assertTrue(sum > 10 * before, each);
             }
         }
+    }
+
+    @Test
+    void theHoldingsContendersGrowOntoMoreWorkerIdsAndKeepIssuingIncreasingIds() {
+        for (String each : IdSource.HOLDINGS) {
+            try (IdSource source = IdSource.create(each)) {
+                int holdings = HoldingsWarmUp.grow(source);
+                assertTrue(holdings > 1, each + " issues on " + holdings + " worker id(s)");
+                assertEquals(holdings, source.generator().workerIds().length, each);
+                HoldingsWarmUp.spendTimeCache(source);
+                long previous = source.nextId();
+                Set<Integer> workerIds = new HashSet<>();
+                for (int i = 0; i < 10_000; i++) {
+                    long next = source.nextId();
+                    assertTrue(next > previous, each + ": " + previous + " then " + next);
+                    workerIds.add(source.generator().decode(next).workerId());
+                    previous = next;
+                }
+                assertEquals(holdings, workerIds.size(), each + ": consecutive ids take turns over every holding");
+            }
+        }
+    }
+
+    @Test
+    void aPoolLeaseReleasesItsNumberAboveWhatItIssuedAndItsSiblingsTakeOthers() {
+        BenchmarkLeasePool pool = new BenchmarkLeasePool(4);
+        BenchmarkLeasePool.Lease first = pool.open();
+        int number = first.currentGrant().workerId();
+        WorkerLease sibling = first.openSibling().orElseThrow();
+        assertNotEquals(number, sibling.currentGrant().workerId());
+        assertEquals(2, first.freeWorkerIds().orElseThrow());
+        long floor = first.currentGrant().floorMillis();
+        first.close();
+        sibling.close();
+        assertEquals(4, pool.free());
+        assertThrows(LeaseUnavailableException.class, first::currentGrant);
+        // The number's next holder starts at or above the last one's floor (nothing issued: its high-water mark is below it).
+        assertTrue(pool.open().currentGrant().floorMillis() >= floor);
     }
 
     @Test

@@ -251,14 +251,7 @@ public final class FaultExperiment {
     private List<String> props(final String incarnation) {
         List<String> props = new ArrayList<>(List.of("worker-id-bits=" + WORKER_ID_BITS, "lease-pool=" + pool,
                 "lease-duration-milliseconds=" + settings.leaseMillis(), "lease-acquire-timeout-milliseconds=30000", "instance-id=" + incarnation));
-        if (settings.registry() == Registry.ZOOKEEPER) {
-            props.addAll(List.of("lease-registry=zookeeper", "zookeeper-server-lists=" + faultStore.ensemble().connectString(), "zookeeper-namespace=fault-injection"));
-        } else if (settings.registry() == Registry.ETCD) {
-            props.addAll(List.of("lease-registry=etcd", "etcd-endpoints=" + faultStore.etcd().endpoint(), "etcd-namespace=fault-injection"));
-        } else {
-            props.addAll(List.of("lease-registry=jdbc", "jdbc-url=" + faultStore.jdbcUrlThroughProxy(),
-                    "jdbc-username=" + settings.jdbcUser(), "jdbc-table=snowkey_fault_leases"));
-        }
+        props.addAll(faultStore.leaseProps(settings.jdbcUser()));
         return props;
     }
 

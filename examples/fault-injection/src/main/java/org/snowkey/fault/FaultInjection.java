@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Runs the fault injection scenarios and writes the report.
@@ -16,8 +19,10 @@ import java.util.Locale;
  *   <li>{@code snowkey.fault.profile}: {@code ci} (default, about 60 s of faults per scenario) or {@code soak};</li>
  *   <li>{@code snowkey.fault.duration}: seconds of faults per scenario (overrides the profile: ci 40 ZooKeeper, 30 PostgreSQL,
  *       25 etcd; soak 600);</li>
- *   <li>{@code snowkey.fault.scenarios}: any of {@code zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc,segment-etcd} (default all; the
- *       segment scenarios are {@link SegmentFaultExperiment}, ci 12 s of faults each);</li>
+ *   <li>{@code snowkey.fault.scenarios}: any of {@code zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc,segment-etcd,holdings-zookeeper,
+ *       holdings-jdbc,holdings-etcd} (default all but {@code holdings-jdbc} and {@code holdings-etcd}; the segment scenarios are
+ *       {@link SegmentFaultExperiment}, ci 12 s of faults each; the holdings scenarios are {@link HoldingsExperiment}, one SIGKILL of a
+ *       generator on several worker ids, half a minute or so);</li>
  *   <li>{@code snowkey.fault.dir}: where the files go (default {@code target/fault-injection});</li>
  *   <li>{@code snowkey.fault.jdbc-url}, {@code snowkey.fault.jdbc-username}: PostgreSQL (default 127.0.0.1:5432/test, postgres);</li>
  *   <li>{@code snowkey.fault.etcd}: the etcd binary (default {@code /usr/bin/etcd}, or the {@code SNOWKEY_ETCD} variable);
@@ -44,10 +49,12 @@ public final class FaultInjection {
     }
 
     /** The reports of the scenarios that ran, and the messages of those skipped. */
-    public record Outcome(List<FaultReport> reports, List<SegmentFaultReport> segmentReports, List<String> skipped, String text, Path file) {
+    public record Outcome(Set<String> scenarios, List<FaultReport> reports, List<SegmentFaultReport> segmentReports, List<HoldingsReport> holdingsReports,
+                          List<String> skipped, String text, Path file) {
 
         public boolean passed() {
-            return reports.stream().allMatch(FaultReport::passed) && segmentReports.stream().allMatch(SegmentFaultReport::passed);
+            return reports.stream().allMatch(FaultReport::passed) && segmentReports.stream().allMatch(SegmentFaultReport::passed)
+                    && holdingsReports.stream().allMatch(HoldingsReport::passed);
         }
     }
 
@@ -57,8 +64,8 @@ public final class FaultInjection {
         String profile = System.getProperty("snowkey.fault.profile", "ci").trim().toLowerCase(Locale.ROOT);
         boolean soak = profile.equals("soak");
         String durationText = System.getProperty("snowkey.fault.duration", "");
-        java.util.Set<String> scenarios = new java.util.HashSet<>(java.util.Arrays.asList(System.getProperty("snowkey.fault.scenarios", "zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc,segment-etcd")
-                .toLowerCase(Locale.ROOT).replace(" ", "").split(",")));
+        Set<String> scenarios = new HashSet<>(Arrays.asList(System.getProperty("snowkey.fault.scenarios",
+                "zookeeper,jdbc,etcd,segment-zookeeper,segment-jdbc,segment-etcd,holdings-zookeeper").toLowerCase(Locale.ROOT).replace(" ", "").split(",")));
         Path dir = Path.of(System.getProperty("snowkey.fault.dir", "target/fault-injection")).toAbsolutePath();
         String jdbcUrl = System.getProperty("snowkey.fault.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/test");
         String jdbcUser = System.getProperty("snowkey.fault.jdbc-username", "postgres");
@@ -77,7 +84,8 @@ public final class FaultInjection {
             reports.add(new FaultExperiment(new FaultExperiment.Settings(FaultExperiment.Registry.ZOOKEEPER, seed, seconds * 1000, clean(dir.resolve("zookeeper")),
                     4, 5_000, soak ? 20_000 : 5_000, libfaketime, jdbcUrl, jdbcUser)).run());
         }
-        String postgres = scenarios.contains("jdbc") || scenarios.contains("segment-jdbc") ? FaultExperiment.postgresProblem(jdbcUrl, jdbcUser) : null;
+        String postgres = scenarios.contains("jdbc") || scenarios.contains("segment-jdbc") || scenarios.contains("holdings-jdbc")
+                ? FaultExperiment.postgresProblem(jdbcUrl, jdbcUser) : null;
         if (scenarios.contains("jdbc")) {
             String problem = postgres;
             if (problem != null) {
@@ -127,6 +135,31 @@ public final class FaultInjection {
                         clean(dir.resolve("segment-etcd")), 3, 2_000, jdbcUrl, jdbcUser)).run());
             }
         }
+        List<HoldingsReport> holdingsReports = new ArrayList<>();
+        if (scenarios.contains("holdings-zookeeper")) {
+            holdingsReports.add(new HoldingsExperiment(new HoldingsExperiment.Settings(FaultExperiment.Registry.ZOOKEEPER, clean(dir.resolve("holdings-zookeeper")),
+                    4_000, jdbcUrl, jdbcUser)).run());
+        }
+        if (scenarios.contains("holdings-jdbc")) {
+            if (postgres != null) {
+                String message = "holdings JDBC scenario SKIPPED: PostgreSQL at " + jdbcUrl + " (user " + jdbcUser + ") does not answer: " + postgres;
+                skipped.add(message);
+                FaultExperiment.log("%s", message);
+            } else {
+                holdingsReports.add(new HoldingsExperiment(new HoldingsExperiment.Settings(FaultExperiment.Registry.JDBC, clean(dir.resolve("holdings-jdbc")),
+                        4_000, jdbcUrl, jdbcUser)).run());
+            }
+        }
+        if (scenarios.contains("holdings-etcd")) {
+            if (EtcdServer.findBinary() == null) {
+                String message = "holdings etcd scenario SKIPPED: " + EtcdServer.missingBinaryMessage();
+                skipped.add(message);
+                FaultExperiment.log("%s", message);
+            } else {
+                holdingsReports.add(new HoldingsExperiment(new HoldingsExperiment.Settings(FaultExperiment.Registry.ETCD, clean(dir.resolve("holdings-etcd")),
+                        4_000, jdbcUrl, jdbcUser)).run());
+            }
+        }
         StringBuilder text = new StringBuilder("SnowKey fault injection report (profile " + profile + ", seed " + seed + ")\n");
         for (String each : skipped) {
             text.append(each).append('\n');
@@ -137,12 +170,15 @@ public final class FaultInjection {
         for (SegmentFaultReport each : segmentReports) {
             text.append('\n').append(each.text());
         }
+        for (HoldingsReport each : holdingsReports) {
+            text.append('\n').append(each.text());
+        }
         Files.createDirectories(dir);
         Path file = dir.resolve("fault-report.txt");
         Files.writeString(file, text);
         System.out.println(text);
         System.out.println("report written to " + file);
-        return new Outcome(reports, segmentReports, skipped, text.toString(), file);
+        return new Outcome(Set.copyOf(scenarios), reports, segmentReports, holdingsReports, skipped, text.toString(), file);
     }
 
     private static Path clean(final Path dir) throws IOException {

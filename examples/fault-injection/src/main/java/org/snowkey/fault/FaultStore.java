@@ -1,6 +1,7 @@
 package org.snowkey.fault;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -88,6 +89,17 @@ final class FaultStore implements AutoCloseable {
     /** The JDBC URL through the proxy (PostgreSQL runs only): what the generators connect to. */
     String jdbcUrlThroughProxy() {
         return jdbcUrl.replaceFirst("//[^/]+/", "//127.0.0.1:" + proxy.port() + "/");
+    }
+
+    /** The props that lease a generator's worker ids from this store (through the proxy for PostgreSQL). */
+    List<String> leaseProps(final String jdbcUser) {
+        if (registry == Registry.ZOOKEEPER) {
+            return List.of("lease-registry=zookeeper", "zookeeper-server-lists=" + ensemble.connectString(), "zookeeper-namespace=fault-injection");
+        }
+        if (registry == Registry.ETCD) {
+            return List.of("lease-registry=etcd", "etcd-endpoints=" + etcd.endpoint(), "etcd-namespace=fault-injection");
+        }
+        return List.of("lease-registry=jdbc", "jdbc-url=" + jdbcUrlThroughProxy(), "jdbc-username=" + jdbcUser, "jdbc-table=snowkey_fault_leases");
     }
 
     /** Takes the store away: every server but a random one killed (no quorum), the etcd server killed, or the proxy cut. Returns what was done. */

@@ -7,10 +7,12 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 
 import org.snowkey.keygen.generator.IdBatch;
 import org.snowkey.keygen.generator.IdGenerator;
@@ -29,7 +31,9 @@ import org.snowkey.lease.LeasedWorkerLease;
  *       loses only ids that no caller ever saw;</li>
  *   <li>{@code events-<incarnation>.txt}: one {@code GRANT} line per lease holding this incarnation issued on
  *       (wall-clock ms, worker id, floor, ceiling, ids written before it) and {@code FAIL} lines for calls that
- *       failed closed (counted, the first of each burst of failures with its message).</li>
+ *       failed closed (counted, the first of each burst of failures with its message), and one {@code HOLDINGS} line
+ *       whenever the worker ids it issues on change (wall-clock ms, how many, the worker ids, ids written before it):
+ *       a hot generator leases more worker ids of its pool ({@link IdGenerator#workerIds()}).</li>
  * </ul>
  * The incarnation id is in both file names. Arguments: output directory, incarnation id, maximum seconds, burst
  * pause in microseconds, then {@code key=value} SnowKey props.
@@ -74,6 +78,7 @@ public final class GeneratorProcess {
             long written = 0;
             long failures = 0;
             boolean failing = false;
+            int[] holdings = new int[0];
             while (System.nanoTime() < stopAt) {
                 int calls = 1 + random.nextInt(32);
                 for (int c = 0; c < calls; c++) {
@@ -98,17 +103,15 @@ public final class GeneratorProcess {
                         // The holding may have changed inside the call (revoked, re-acquired): look without acquiring.
                         LeaseGrant after = heldGrant(generator);
                         long boundary = -1;
-                        if (after != null && after != logged && generator.decode(last).workerId() == after.workerId()
-                                && generator.decode(last).timestamp().toEpochMilli() >= after.floorMillis()) {
-                            // The ids at or above the new holding's floor are its first ones.
-                            boundary = written;
-                            if (batch != null) {
-                                int i = 0;
-                                while (generator.decode(batch.id(i)).workerId() != after.workerId()
-                                        || generator.decode(batch.id(i)).timestamp().toEpochMilli() < after.floorMillis()) {
-                                    i++;
+                        if (after != null && after != logged) {
+                            // The ids on its worker id at or above the new holding's floor are its first ones; with several
+                            // holdings the ids of a batch interleave worker ids, so the first such id may lie anywhere in it.
+                            int size = batch == null ? 1 : batch.size();
+                            for (int i = 0; i < size && boundary < 0; i++) {
+                                long id = batch == null ? first : batch.id(i);
+                                if (generator.decode(id).workerId() == after.workerId() && generator.decode(id).timestamp().toEpochMilli() >= after.floorMillis()) {
+                                    boundary = written + i;
                                 }
-                                boundary += i;
                             }
                         }
                         if (batch == null) {
@@ -138,6 +141,12 @@ public final class GeneratorProcess {
                     }
                 }
                 out.flush();
+                int[] workerIds = generator.workerIds();
+                if (!Arrays.equals(workerIds, holdings)) {
+                    events.println("HOLDINGS " + System.currentTimeMillis() + " " + workerIds.length + " "
+                            + Arrays.stream(workerIds).mapToObj(String::valueOf).collect(Collectors.joining(",")) + " " + written);
+                    holdings = workerIds;
+                }
                 LockSupport.parkNanos(pauseNanos);
             }
             out.flush();

@@ -28,7 +28,10 @@ import org.snowkey.keygen.layout.IdLayout;
  *       incarnation's consecutive ids on one worker id), sorted by first id, each segment ends below the next one's
  *       first id; and every id of a predecessor lies below the lease floor its successor was granted (the floor
  *       comes from the successor's {@code GRANT} line). A fenced holder (SIGSTOPped zombie, partitioned, clock
- *       off) that issued at or above its successor's first id would fail here even without a duplicate.</li>
+ *       off) that issued at or above its successor's first id would fail here even without a duplicate. A generator
+ *       on several holdings (extra worker ids leased while hot) interleaves worker ids id by id: every id is a segment
+ *       of its own then, and only the lease's own holdings have {@code GRANT} lines (the extras' successors count as
+ *       hand-overs without a logged grant).</li>
  * </ol>
  */
 public final class IdChecker {
@@ -96,10 +99,10 @@ public final class IdChecker {
                 }
             }
             failedCalls += failedHere;
-            Map<Long, Long> boundaries = new HashMap<>();
-            for (long[] grant : grants) {
-                boundaries.put(grant[2], grant[1]);
-            }
+            // A logged holding begins at the first id on its worker id at or after the index it was logged with: a
+            // generator on several holdings interleaves worker ids, so the id at that index may carry another one.
+            Map<Integer, Long> pending = new HashMap<>();
+            int nextGrant = 0;
             long segmentFloor = Long.MIN_VALUE;
             int segmentWorker = -1;
             long segmentFirst = 0;
@@ -114,12 +117,17 @@ public final class IdChecker {
                 }
                 int worker = layout.decode(id).workerId();
                 perWorker.merge(worker, 1L, Long::sum);
+                while (nextGrant < grants.size() && grants.get(nextGrant)[2] <= i) {
+                    pending.put((int) grants.get(nextGrant)[0], grants.get(nextGrant)[1]);
+                    nextGrant++;
+                }
+                Long grantedFloor = pending.remove(worker);
                 // A new segment at every change of worker id and at every new holding the process logged.
-                if (worker != segmentWorker || boundaries.containsKey((long) i)) {
+                if (worker != segmentWorker || grantedFloor != null) {
                     if (segmentCount > 0) {
                         segments.add(new Segment(incarnation, segmentWorker, segmentFirst, ids[i - 1], segmentCount, segmentFloor));
                     }
-                    segmentFloor = boundaries.getOrDefault((long) i, Long.MIN_VALUE);
+                    segmentFloor = grantedFloor == null ? Long.MIN_VALUE : grantedFloor;
                     segmentWorker = worker;
                     segmentFirst = id;
                     segmentCount = 0;
@@ -158,11 +166,16 @@ public final class IdChecker {
                                     + " but " + next.incarnation() + " began at " + layout.decode(next.firstId()));
                         }
                     }
-                    if (!highest.incarnation().equals(next.incarnation())) {
+                    boolean handover = !highest.incarnation().equals(next.incarnation());
+                    if (handover) {
                         handovers++;
                     }
-                    {
-                        long floor = next.floor() != Long.MIN_VALUE ? next.floor() : floorOf(floors, next);
+                    long floor = next.floor() != Long.MIN_VALUE ? next.floor() : floorOf(floors, next);
+                    // Segments of one incarnation on one holding, cut apart only by ids it issued on its other holdings
+                    // meanwhile, are one holding: its floor lies below all of them.
+                    boolean sameHolding = !handover && next.floor() == Long.MIN_VALUE
+                            && floor == (highest.floor() != Long.MIN_VALUE ? highest.floor() : floorOf(floors, highest));
+                    if (!sameHolding) {
                         if (floor == Long.MIN_VALUE) {
                             withoutGrant++;
                         } else if (layout.toWallClock(layout.decode(highest.lastId()).logicalTimestamp()) >= floor) {
