@@ -53,6 +53,10 @@ public abstract class IdSource implements AutoCloseable {
 
     public static final List<String> ALL = List.of(SNOWKEY_SPI_13, SNOWKEY_CORE_13, SNOWKEY_SPI_10, SNOWKEY_CORE_10, SS_SNOWFLAKE, COSID, HUTOOL);
 
+    /** The contenders of the latency report: every one, and SnowKey through the SPI with holdings grown. */
+    public static final List<String> LATENCY = List.of(SNOWKEY_SPI_HOLDINGS_13, SNOWKEY_SPI_13, SNOWKEY_CORE_13, SNOWKEY_SPI_10, SNOWKEY_CORE_10,
+            SS_SNOWFLAKE, COSID, HUTOOL);
+
     /** The contenders that lease more worker ids while hot: measured by the sustained benchmarks and the burst. */
     public static final List<String> HOLDINGS = List.of(SNOWKEY_SPI_HOLDINGS_13, SNOWKEY_CORE_HOLDINGS_13);
 

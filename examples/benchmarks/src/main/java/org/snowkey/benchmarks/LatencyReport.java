@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * Target 4: the latency of one call, every call timed, sustained (fresh generator, so SnowKey's time cache is
- * empty and one call in 2^S waits for the next millisecond), 1 thread, one JVM per contender.
+ * empty and one call in 2^S waits for the next millisecond; a holdings contender is grown to its worker ids first and
+ * its time cache spent), 1 thread, one JVM per contender.
  *
  * <p>Why not JMH's sample mode: it times one call in 2^k, chosen by the low bits of a linear congruential
  * generator, and those bits repeat with period 2^k. Every generator here runs a cycle of exactly 2^S ids per
@@ -88,11 +89,13 @@ public final class LatencyReport {
         long sink = 0;
         // Warm-up: the same loop on a generator of its own, as long as the measurement.
         try (IdSource warm = IdSource.create(generator)) {
+            readyForSustainedLoad(generator, warm);
             sink += measure(warm, samples, seconds);
         }
         long timerOverhead = timerOverhead();
         int count;
         try (IdSource source = IdSource.create(generator)) {
+            readyForSustainedLoad(generator, source);
             count = measure(source, samples, seconds);
         }
         long[] taken = Arrays.copyOf(samples, count);
@@ -105,6 +108,14 @@ public final class LatencyReport {
         System.out.println(line);
         if (sink == 42) {
             System.out.println();
+        }
+    }
+
+    /** A holdings contender grows to its worker ids, then spends its time cache: the state of a hot generator. */
+    private static void readyForSustainedLoad(final String generator, final IdSource source) {
+        if (IdSource.growsHoldings(generator)) {
+            HoldingsWarmUp.grow(source);
+            HoldingsWarmUp.spendTimeCache(source);
         }
     }
 
