@@ -244,7 +244,9 @@ final class IdSpace {
 
     /**
      * Gives back the {@code count} most recently added extra holdings: the counter moves on without them first, so
-     * their releases write the exact high-water marks.
+     * their releases write the exact high-water marks. It moves on under the primary grant it had, as a drop does: the
+     * lease is not asked for its grant here, since a primary lost and not acquired again would fail this call with the
+     * removed leases nowhere to be closed (a revoked primary grant moves the next call to the lease's new one).
      *
      * @return the leases to close
      */
@@ -253,8 +255,9 @@ final class IdSpace {
         while (removed.size() < count && !extras.isEmpty()) {
             removed.add(extras.remove(extras.size() - 1).lease);
         }
-        if (!removed.isEmpty()) {
-            replaceCounter(lease.currentGrant());
+        GrantCounter current = grantCounter;
+        if (current != null && !removed.isEmpty()) {
+            replaceCounter(current.primaryGrant);
         }
         return removed;
     }

@@ -1,0 +1,85 @@
+package org.snowkey.keygen.generator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.config.ClockRules;
+import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.WorkerLease;
+import org.snowkey.keygen.testing.ManualClock;
+import org.snowkey.keygen.testing.MemoryLeasePool;
+
+/**
+ * Holdings under the failures around them: a check of the holdings that fails half-way (the primary lost and not
+ * acquired again, an extra lost between its acquisition and its addition) must not leave an extra lease open that
+ * nobody closes any more, also not when the generator closes.
+ */
+class HoldingsReviewTest {
+
+    private static final long START = 1_800_000_000_000L;
+
+    /** 4 worker-id bits: a pool of 16 numbers. */
+    private static final IdLayout SMALL_POOL = IdLayout.of(4, 1, 1_700_000_000_000L);
+
+    private final ManualClock clock = new ManualClock(START).advanceOnPause(true);
+
+    private final MemoryLeasePool pool = new MemoryLeasePool(SMALL_POOL.workerIdCount(), clock);
+
+    private static IdGenerator generator(final WorkerLease lease, final ManualClock clock, final int maxWorkerIds) {
+        return new IdGenerator(SMALL_POOL, lease, clock, new ClockRules(10, 0), maxWorkerIds, null);
+    }
+
+    /** Runs the stream at its cap for as many checks as growth needs, each check as the background thread runs it. */
+    private static void runHot(final IdGenerator generator) {
+        for (int tick = 0; tick < HoldingsGrowth.HOT_TICKS_TO_GROW; tick++) {
+            for (int i = 0; i < 3; i++) {
+                generator.nextIds((int) (generator.layout().sustainedIdsPerMillisecond() * Math.max(1, generator.workerIds().length)));
+            }
+            tickAsTheBackgroundThread(generator);
+        }
+    }
+
+    /** One check as the background thread runs it: a failure is logged, and the next check comes. */
+    private static void tickAsTheBackgroundThread(final IdGenerator generator) {
+        try {
+            generator.growth().tick();
+        } catch (final RuntimeException ex) {
+            // The background thread logs it and goes on.
+        }
+    }
+
+    @Test
+    void anExtraGivenBackWhileThePrimaryCannotBeAcquiredAgainIsStillClosed() {
+        MemoryLeasePool.PoolLease primary = pool.open();
+        IdGenerator generator = generator(primary, clock, 2);
+        runHot(generator);
+        assertEquals(2, generator.workerIds().length);
+        MemoryLeasePool.PoolLease extra = otherOpenLeases(primary).get(0);
+        int extraNumber = extra.grant().workerId();
+        // The primary loses its number, and another instance fills the pool: the primary cannot be acquired again.
+        primary.lose();
+        while (pool.held().size() < SMALL_POOL.workerIdCount()) {
+            pool.occupy();
+        }
+        for (int tick = 0; tick < HoldingsGrowth.IDLE_TICKS_TO_SHRINK; tick++) {
+            tickAsTheBackgroundThread(generator);
+        }
+        generator.close();
+        assertTrue(extra.isClosed(), "the extra given back is closed, not left open with its number held");
+        assertTrue(pool.reservedUntil(extraNumber).isPresent(), "its number was released with its high-water mark");
+    }
+
+    private List<MemoryLeasePool.PoolLease> otherOpenLeases(final WorkerLease primary) {
+        List<MemoryLeasePool.PoolLease> others = new ArrayList<>();
+        for (MemoryLeasePool.PoolLease each : pool.opened()) {
+            if (each != primary && !each.isClosed()) {
+                others.add(each);
+            }
+        }
+        return others;
+    }
+}
