@@ -220,7 +220,15 @@ final class IdSpace {
         List<Extra> added = new ArrayList<>();
         long now = policy.clock().preciseMillis();
         for (WorkerLease each : leases) {
-            LeaseGrant grant = each.currentGrant();
+            LeaseGrant grant;
+            try {
+                grant = each.currentGrant();
+            } catch (final RuntimeException ex) {
+                // Lost since the caller acquired it, and not acquired again: an extra is optional. Failing here instead
+                // would leave the other leases open with nobody to close them.
+                releaseLater(each);
+                continue;
+            }
             if (grant.floorMillis() > now) {
                 // Its previous holder's clock ran ahead of ours: the next counter would have to wait for this floor, and
                 // every stream with it. An extra is optional; give it back instead.

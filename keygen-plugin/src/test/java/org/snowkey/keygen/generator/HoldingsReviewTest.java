@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.layout.IdLayout;
+import org.snowkey.keygen.lease.LeaseGrant;
+import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.testing.ManualClock;
 import org.snowkey.keygen.testing.MemoryLeasePool;
@@ -73,6 +77,22 @@ class HoldingsReviewTest {
         assertTrue(pool.reservedUntil(extraNumber).isPresent(), "its number was released with its high-water mark");
     }
 
+    @Test
+    void anExtraLostBetweenItsAcquisitionAndItsAdditionLeavesNoOtherExtraOpen() {
+        SiblingsFailingOnce primary = new SiblingsFailingOnce(pool.open());
+        IdGenerator generator = generator(primary, clock, 4);
+        runHot(generator);
+        assertEquals(2, generator.workerIds().length);
+        // The next sibling's grant is lost right after its acquisition (a pause past its expiry, the pool full meanwhile).
+        primary.failNextSibling = true;
+        runHot(generator);
+        generator.close();
+        for (MemoryLeasePool.PoolLease each : pool.opened()) {
+            assertTrue(each.isClosed(), "every lease of the generator is closed: " + each.grant());
+        }
+        assertTrue(pool.held().isEmpty(), "no number held after close: " + pool.held());
+    }
+
     private List<MemoryLeasePool.PoolLease> otherOpenLeases(final WorkerLease primary) {
         List<MemoryLeasePool.PoolLease> others = new ArrayList<>();
         for (MemoryLeasePool.PoolLease each : pool.opened()) {
@@ -81,5 +101,77 @@ class HoldingsReviewTest {
             }
         }
         return others;
+    }
+
+    /** A pool lease whose next sibling, once asked to, fails on its second read of the grant: lost and not acquired again. */
+    private static final class SiblingsFailingOnce implements WorkerLease {
+
+        private final MemoryLeasePool.PoolLease delegate;
+
+        private boolean failNextSibling;
+
+        SiblingsFailingOnce(final MemoryLeasePool.PoolLease delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public LeaseGrant currentGrant() {
+            return delegate.currentGrant();
+        }
+
+        @Override
+        public String describe() {
+            return delegate.describe();
+        }
+
+        @Override
+        public Optional<WorkerLease> openSibling() {
+            MemoryLeasePool.PoolLease sibling = (MemoryLeasePool.PoolLease) delegate.openSibling().orElseThrow();
+            if (!failNextSibling) {
+                return Optional.of(sibling);
+            }
+            failNextSibling = false;
+            return Optional.of(new FailingOnSecondRead(sibling));
+        }
+
+        @Override
+        public OptionalInt freeWorkerIds() {
+            return delegate.freeWorkerIds();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+
+    /** A sibling whose grant is lost after the first read, and whose pool has no number left for it. */
+    private static final class FailingOnSecondRead implements WorkerLease {
+
+        private final MemoryLeasePool.PoolLease delegate;
+
+        private int reads;
+
+        FailingOnSecondRead(final MemoryLeasePool.PoolLease delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public LeaseGrant currentGrant() {
+            if (++reads == 1) {
+                return delegate.currentGrant();
+            }
+            throw new LeaseUnavailableException("lost during a pause, and the pool is full (test)");
+        }
+
+        @Override
+        public String describe() {
+            return delegate.describe();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
     }
 }
