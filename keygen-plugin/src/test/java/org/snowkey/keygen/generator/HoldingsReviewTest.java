@@ -2,14 +2,23 @@ package org.snowkey.keygen.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 import org.snowkey.keygen.config.ClockRules;
+import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
@@ -91,6 +100,106 @@ class HoldingsReviewTest {
             assertTrue(each.isClosed(), "every lease of the generator is closed: " + each.grant());
         }
         assertTrue(pool.held().isEmpty(), "no number held after close: " + pool.held());
+    }
+
+    /**
+     * Streams issuing on four threads while another adds, gives back and loses holdings and loses the primary: ids stay
+     * unique (also across the grants of one number), increasing per stream, and every number's release lies at or
+     * above every id issued on it.
+     */
+    @Test
+    void streamsStayUniqueAndIncreasingWhileTheSetChangesUnderThem() throws Exception {
+        MemoryLeasePool.PoolLease primary = pool.open();
+        IdSpace space = new IdSpace(primary, new IssuePolicy(SMALL_POOL, clock, new ClockRules(10, 5)), Runnable::run);
+        int threads = 4;
+        List<List<Long>> issued = new ArrayList<>();
+        AtomicBoolean done = new AtomicBoolean();
+        List<Thread> workers = new ArrayList<>();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        for (int t = 0; t < threads; t++) {
+            List<Long> mine = new ArrayList<>();
+            issued.add(mine);
+            SequenceStream stream = new SequenceStream("s" + t, space);
+            Random random = new Random(t);
+            Thread worker = new Thread(() -> {
+                int calls = 0;
+                try {
+                    while (!done.get() && calls++ < 15_000) {
+                        if (random.nextBoolean()) {
+                            mine.add(stream.nextId());
+                        } else {
+                            IdBatch batch = stream.nextIds(1 + random.nextInt(40));
+                            for (int i = 0; i < batch.size(); i++) {
+                                mine.add(batch.id(i));
+                            }
+                        }
+                    }
+                } catch (final Throwable ex) {
+                    failures.add(ex);
+                }
+            });
+            workers.add(worker);
+            worker.start();
+        }
+        Random chaos = new Random(42);
+        List<MemoryLeasePool.PoolLease> extras = new ArrayList<>();
+        for (int step = 0; step < 500 && failures.isEmpty(); step++) {
+            extras.removeIf(each -> each.isClosed() || each.grant().isRevoked());
+            int action = chaos.nextInt(20);
+            if (action < 6 && extras.size() < 6) {
+                MemoryLeasePool.PoolLease extra = pool.open();
+                extra.currentGrant();
+                if (space.addHoldings(List.of(extra))) {
+                    extras.add(extra);
+                }
+            } else if (action < 8) {
+                space.removeHoldings(1).forEach(WorkerLease::close);
+            } else if (action < 11 && !extras.isEmpty()) {
+                MemoryLeasePool.PoolLease victim = extras.get(chaos.nextInt(extras.size()));
+                if (!victim.isClosed() && victim.grant() != null && !victim.grant().isRevoked()) {
+                    victim.lose();
+                }
+                space.dropRevokedHoldings();
+            } else if (action == 11) {
+                primary.lose();
+            } else {
+                clock.advance(chaos.nextInt(3));
+            }
+            Thread.yield();
+        }
+        done.set(true);
+        for (Thread each : workers) {
+            each.join();
+        }
+        space.close().forEach(WorkerLease::close);
+        primary.close();
+        extras.forEach(WorkerLease::close);
+        assertTrue(failures.isEmpty(), () -> "no stream failed: " + failures.peek());
+        Set<Long> all = new HashSet<>();
+        Map<Integer, Long> lastTimestamp = new HashMap<>();
+        for (List<Long> each : issued) {
+            for (int i = 0; i < each.size(); i++) {
+                if (i > 0 && each.get(i) <= each.get(i - 1)) {
+                    fail("a stream went back: " + SMALL_POOL.decode(each.get(i - 1)) + " then " + SMALL_POOL.decode(each.get(i)));
+                }
+                if (!all.add(each.get(i))) {
+                    fail("issued twice: " + SMALL_POOL.decode(each.get(i)));
+                }
+                DecodedId decoded = SMALL_POOL.decode(each.get(i));
+                lastTimestamp.merge(decoded.workerId(), decoded.timestamp().toEpochMilli(), Math::max);
+            }
+        }
+        Set<String> highs = new HashSet<>();
+        for (long each : all) {
+            DecodedId decoded = SMALL_POOL.decode(each);
+            if (!highs.add(decoded.workerId() + "/" + decoded.timestamp() + "/" + (decoded.sequence() >> 1))) {
+                fail("one high counter value twice on a worker id: " + decoded);
+            }
+        }
+        lastTimestamp.forEach((workerId, last) -> assertTrue(pool.reservedUntil(workerId).orElse(Long.MIN_VALUE) >= last,
+                () -> "worker id " + workerId + " released at or above its last id"));
+        assertTrue(pool.held().isEmpty(), "nothing held: " + pool.held());
+        assertTrue(lastTimestamp.size() > 3, "the streams issued on several worker ids: " + lastTimestamp.keySet());
     }
 
     private List<MemoryLeasePool.PoolLease> otherOpenLeases(final WorkerLease primary) {
