@@ -161,8 +161,12 @@ final class IdSpace {
             start = Math.max(start, previous.holdings.timestampOf(previousLast) + 1);
         }
         GrantCounter next = new GrantCounter(primary, holdings, holdings.counterAt(start) - 1);
+        if (previous != null) {
+            // Sealed for good: its grants keep what it issued, not the counter (nor, through it, the grants it held).
+            previous.settle();
+        }
         for (int rank = 0; rank < holdings.count(); rank++) {
-            if (!holdings.grant(rank).attach(next.sourceOf(rank))) {
+            if (!holdings.grant(rank).attach(next.sources[rank])) {
                 // Released meanwhile: the counter issues nothing, and the next call finds the lease closed (the
                 // primary) or drops the holding (an extra: its grant was revoked by the release).
                 next.sealCounter();
@@ -344,6 +348,9 @@ final class IdSpace {
 
         private final long startCounter;
 
+        /** What each holding's grant sees of this counter, by rank (attached when the counter starts). */
+        private final HighWaterSource[] sources;
+
         /** The combined counter of the last id issued. */
         @SuppressWarnings("unused")
         private volatile long counter;
@@ -362,6 +369,10 @@ final class IdSpace {
             this.startCounter = startCounter;
             this.counter = startCounter;
             this.sealedAt = startCounter;
+            this.sources = new HighWaterSource[holdings.count()];
+            for (int each = 0; each < sources.length; each++) {
+                sources[each] = sourceOf(each);
+            }
         }
 
         long lastCounter() {
@@ -462,8 +473,15 @@ final class IdSpace {
             return sealedAt;
         }
 
+        /** Hands what this sealed counter issued to each holding's grant, which forgets the counter itself. */
+        void settle() {
+            for (int rank = 0; rank < sources.length; rank++) {
+                holdings.grant(rank).settle(sources[rank]);
+            }
+        }
+
         /** What the grant of holding {@code rank} sees of this counter when it is released: the last value of its rank. */
-        HighWaterSource sourceOf(final int rank) {
+        private HighWaterSource sourceOf(final int rank) {
             return () -> {
                 long lastOfRank = holdings.lastOfRank(rank, startCounter + 1, sealCounter());
                 return lastOfRank == Long.MIN_VALUE ? Long.MIN_VALUE : layout.toWallClock(holdings.timestampOf(lastOfRank));

@@ -1,9 +1,11 @@
 package org.snowkey.keygen.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -200,6 +202,56 @@ class HoldingsReviewTest {
                 () -> "worker id " + workerId + " released at or above its last id"));
         assertTrue(pool.held().isEmpty(), "nothing held: " + pool.held());
         assertTrue(lastTimestamp.size() > 3, "the streams issued on several worker ids: " + lastTimestamp.keySet());
+    }
+
+    /**
+     * A long-lived primary grant does not keep the counters of past holdings: a generator whose demand comes and goes
+     * grows and shrinks for as long as its lease lasts, and every counter kept would keep its extras' grants too.
+     */
+    @Test
+    void aHoldingGivenBackIsNotKeptByThePrimaryGrant() {
+        MemoryLeasePool.PoolLease primary = pool.open();
+        IdSpace space = new IdSpace(primary, new IssuePolicy(SMALL_POOL, clock, new ClockRules(10, 0)), Runnable::run);
+        SequenceStream stream = new SequenceStream("t", space);
+        stream.nextId();
+        WeakReference<LeaseGrant> givenBack = growAndShrink(space, stream);
+        for (int i = 0; i < 3; i++) {
+            stream.nextId();
+        }
+        for (int attempt = 0; attempt < 20 && givenBack.get() != null; attempt++) {
+            System.gc();
+        }
+        assertNull(givenBack.get(), "the grant of a holding given back is not reachable from the id space any more");
+        space.close();
+        primary.close();
+    }
+
+    /** Adds a holding outside the pool's bookkeeping, issues on it and gives it back; returns its grant, weakly held. */
+    private static WeakReference<LeaseGrant> growAndShrink(final IdSpace space, final SequenceStream stream) {
+        LeaseGrant grant = new LeaseGrant(15, START, LeaseGrant.UNBOUNDED, "worker id 15 (test)");
+        WorkerLease extra = new WorkerLease() {
+
+            @Override
+            public LeaseGrant currentGrant() {
+                return grant;
+            }
+
+            @Override
+            public String describe() {
+                return "one grant (test)";
+            }
+
+            @Override
+            public void close() {
+                grant.sealForRelease("released (test)");
+            }
+        };
+        assertTrue(space.addHoldings(List.of(extra)));
+        for (int i = 0; i < 4; i++) {
+            stream.nextId();
+        }
+        space.removeHoldings(1).forEach(WorkerLease::close);
+        return new WeakReference<>(grant);
     }
 
     private List<MemoryLeasePool.PoolLease> otherOpenLeases(final WorkerLease primary) {
