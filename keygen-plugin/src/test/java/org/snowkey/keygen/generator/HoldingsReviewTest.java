@@ -1,6 +1,7 @@
 package org.snowkey.keygen.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -15,10 +16,15 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
@@ -202,6 +208,72 @@ class HoldingsReviewTest {
                 () -> "worker id " + workerId + " released at or above its last id"));
         assertTrue(pool.held().isEmpty(), "nothing held: " + pool.held());
         assertTrue(lastTimestamp.size() > 3, "the streams issued on several worker ids: " + lastTimestamp.keySet());
+    }
+
+    /**
+     * A thread paused inside the counter, after it read the counter's last value and before its compare-and-set, while
+     * the set changes twice (an extra added, then given back): it fails on the sealed counter and issues on the one in
+     * force, above everything issued meanwhile and never on the holding given back.
+     */
+    @Test
+    @Timeout(60)
+    void aThreadPausedInsideTheCounterAcrossTwoSetChangesIssuesOnTheCounterInForce() throws Exception {
+        CountDownLatch paused = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        AtomicBoolean gateOpen = new AtomicBoolean(true);
+        WallClock gated = new WallClock() {
+
+            @Override
+            public long millis() {
+                if ("paused".equals(Thread.currentThread().getName()) && gateOpen.compareAndSet(true, false)) {
+                    paused.countDown();
+                    try {
+                        resume.await();
+                    } catch (final InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return clock.millis();
+            }
+
+            @Override
+            public long preciseMillis() {
+                return clock.preciseMillis();
+            }
+
+            @Override
+            public void parkNanos(final long nanos) {
+                clock.parkNanos(nanos);
+            }
+        };
+        MemoryLeasePool.PoolLease primary = pool.open();
+        IdSpace space = new IdSpace(primary, new IssuePolicy(SMALL_POOL, gated, new ClockRules(10, 1_000)), Runnable::run);
+        SequenceStream stream = new SequenceStream("t", space);
+        SequenceStream other = new SequenceStream("other", space);
+        long before = stream.nextId();
+        CompletableFuture<Long> pausedId = CompletableFuture.supplyAsync(stream::nextId, runnable -> new Thread(runnable, "paused").start());
+        assertTrue(paused.await(10, TimeUnit.SECONDS), "the thread paused inside the counter");
+        List<Long> meanwhile = new ArrayList<>();
+        MemoryLeasePool.PoolLease extra = pool.open();
+        int extraNumber = extra.currentGrant().workerId();
+        assertTrue(space.addHoldings(List.of(extra)));
+        for (int i = 0; i < 6; i++) {
+            meanwhile.add(other.nextId());
+        }
+        space.removeHoldings(1).forEach(WorkerLease::close);
+        for (int i = 0; i < 3; i++) {
+            meanwhile.add(other.nextId());
+        }
+        resume.countDown();
+        long after = pausedId.get(10, TimeUnit.SECONDS);
+        assertTrue(after > before, "the stream goes on increasing");
+        for (long each : meanwhile) {
+            assertTrue(after > each, () -> "above everything issued meanwhile: " + SMALL_POOL.decode(each) + " then " + SMALL_POOL.decode(after));
+        }
+        assertNotEquals(extraNumber, SMALL_POOL.decode(after).workerId(), "never on the holding given back");
+        long extraLast = meanwhile.stream().map(SMALL_POOL::decode).filter(each -> each.workerId() == extraNumber)
+                .mapToLong(each -> each.timestamp().toEpochMilli()).max().orElseThrow();
+        assertTrue(pool.reservedUntil(extraNumber).orElseThrow() >= extraLast, "the extra released at or above its last id");
     }
 
     /**
