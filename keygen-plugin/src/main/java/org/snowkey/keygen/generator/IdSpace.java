@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -42,6 +43,12 @@ final class IdSpace {
 
     /** Closes the leases of extra holdings this id space dropped, off the caller's thread. */
     private final Executor releases;
+
+    /**
+     * Dropped leases handed to {@link #releases} and not closed yet: {@link #close} hands them to its caller too, so a
+     * generator closed before the background thread got to them (the shutdown hook) still releases their numbers.
+     */
+    private final Set<WorkerLease> releasing = ConcurrentHashMap.newKeySet();
 
     /** The extra holdings, each on a lease of its own from the primary lease's pool; guarded by this object's lock. */
     private final List<Extra> extras = new ArrayList<>();
@@ -306,12 +313,21 @@ final class IdSpace {
                 // The next call starts a counter on the primary alone, after everything this one issued.
                 current.sealCounter();
             }
+            // Closing a lease twice is harmless: the background thread may get to one of these at the same time.
+            removed.addAll(releasing);
             return removed;
         }
     }
 
     private void releaseLater(final WorkerLease extra) {
-        releases.execute(extra::close);
+        releasing.add(extra);
+        releases.execute(() -> {
+            try {
+                extra.close();
+            } finally {
+                releasing.remove(extra);
+            }
+        });
     }
 
     /** What one reservation got: the holdings it was issued on and the last combined counter value reserved. */

@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -277,6 +279,33 @@ class HoldingsReviewTest {
     }
 
     /**
+     * An extra dropped on an id's path is closed on the background thread; a generator closed before that thread got to
+     * it (the shutdown hook, a scope closed at once) still closes it, instead of leaving its number held until expiry.
+     */
+    @Test
+    void aDroppedExtraWhoseCloseIsStillQueuedIsClosedWithTheGenerator() {
+        QueuedExecutor background = new QueuedExecutor();
+        try {
+            IdGenerator generator = new IdGenerator(SMALL_POOL, pool.open(), clock, new ClockRules(10, 0), 2, background);
+            generator.nextId();
+            runHot(generator);
+            assertEquals(2, generator.workerIds().length);
+            MemoryLeasePool.PoolLease extra = otherOpenLeases(generator.lease()).get(0);
+            // Its renewal thread lost the number and acquired another one at once.
+            extra.grant().revoke("lost (test)");
+            extra.currentGrant();
+            generator.nextIds(2);
+            assertEquals(1, generator.workerIds().length, "the extra in doubt was dropped");
+            assertEquals(1, background.queued.size(), "its close waits for the background thread");
+            generator.close();
+            assertTrue(extra.isClosed(), "the generator closed the dropped extra");
+            assertTrue(pool.held().isEmpty(), "no number held after close: " + pool.held());
+        } finally {
+            background.shutdownNow();
+        }
+    }
+
+    /**
      * A long-lived primary grant does not keep the counters of past holdings: a generator whose demand comes and goes
      * grows and shrinks for as long as its lease lasts, and every counter kept would keep its extras' grants too.
      */
@@ -334,6 +363,26 @@ class HoldingsReviewTest {
             }
         }
         return others;
+    }
+
+    /** A background thread that never gets to run: its tasks stay queued, and the checks are run by hand. */
+    private static final class QueuedExecutor extends ScheduledThreadPoolExecutor {
+
+        private final List<Runnable> queued = new ArrayList<>();
+
+        QueuedExecutor() {
+            super(1);
+        }
+
+        @Override
+        public void execute(final Runnable command) {
+            queued.add(command);
+        }
+
+        @Override
+        public ScheduledFuture<?> scheduleWithFixedDelay(final Runnable command, final long initialDelay, final long delay, final TimeUnit unit) {
+            return super.schedule(() -> { }, 1, TimeUnit.DAYS);
+        }
     }
 
     /** A pool lease whose next sibling, once asked to, fails on its second read of the grant: lost and not acquired again. */
