@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.ListIterator;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -43,6 +44,12 @@ final class IdSpace {
 
     /** Closes the leases of extra holdings this id space dropped, off the caller's thread. */
     private final Executor releases;
+
+    /**
+     * Dropped leases handed to {@link #releases} and not closed yet: {@link #close} hands them to its caller too, so a
+     * generator closed before the background thread got to them (the shutdown hook) still releases their numbers.
+     */
+    private final Set<WorkerLease> releasing = ConcurrentHashMap.newKeySet();
 
     /** The extra holdings, each on a lease of its own from the primary lease's pool; guarded by this object's lock. */
     private final List<Extra> extras = new ArrayList<>();
@@ -164,8 +171,12 @@ final class IdSpace {
             start = Math.max(start, previous.holdings.timestampOf(previousLast) + 1);
         }
         GrantCounter next = new GrantCounter(primary, holdings, holdings.counterAt(start) - 1);
+        if (previous != null) {
+            // Sealed for good: its grants keep what it issued, not the counter (nor, through it, the grants it held).
+            previous.settle();
+        }
         for (int rank = 0; rank < holdings.count(); rank++) {
-            if (!holdings.grant(rank).attach(next.sourceOf(rank))) {
+            if (!holdings.grant(rank).attach(next.sources[rank])) {
                 // Released meanwhile: the counter issues nothing, and the next call finds the lease closed (the
                 // primary) or drops the holding (an extra: its grant was revoked by the release).
                 next.sealCounter();
@@ -224,7 +235,15 @@ final class IdSpace {
         List<Extra> added = new ArrayList<>();
         long now = policy.clock().preciseMillis();
         for (WorkerLease each : leases) {
-            LeaseGrant grant = each.currentGrant();
+            LeaseGrant grant;
+            try {
+                grant = each.currentGrant();
+            } catch (final RuntimeException ex) {
+                // Lost since the caller acquired it, and not acquired again: an extra is optional. Failing here instead
+                // would leave the other leases open with nobody to close them.
+                releaseLater(each);
+                continue;
+            }
             if (grant.floorMillis() > now) {
                 // Its previous holder's clock ran ahead of ours: the next counter would have to wait for this floor, and
                 // every stream with it. An extra is optional; give it back instead.
@@ -248,7 +267,9 @@ final class IdSpace {
 
     /**
      * Gives back the {@code count} most recently added extra holdings: the counter moves on without them first, so
-     * their releases write the exact high-water marks.
+     * their releases write the exact high-water marks. It moves on under the primary grant it had, as a drop does: the
+     * lease is not asked for its grant here, since a primary lost and not acquired again would fail this call with the
+     * removed leases nowhere to be closed (a revoked primary grant moves the next call to the lease's new one).
      *
      * @return the leases to close
      */
@@ -257,8 +278,9 @@ final class IdSpace {
         while (removed.size() < count && !extras.isEmpty()) {
             removed.add(extras.remove(extras.size() - 1).lease);
         }
-        if (!removed.isEmpty()) {
-            replaceCounter(lease.currentGrant());
+        GrantCounter current = grantCounter;
+        if (current != null && !removed.isEmpty()) {
+            replaceCounter(current.primaryGrant);
         }
         return removed;
     }
@@ -295,12 +317,21 @@ final class IdSpace {
                 // The next call starts a counter on the primary alone, after everything this one issued.
                 current.sealCounter();
             }
+            // Closing a lease twice is harmless: the background thread may get to one of these at the same time.
+            removed.addAll(releasing);
             return removed;
         }
     }
 
     private void releaseLater(final WorkerLease extra) {
-        releases.execute(extra::close);
+        releasing.add(extra);
+        releases.execute(() -> {
+            try {
+                extra.close();
+            } finally {
+                releasing.remove(extra);
+            }
+        });
     }
 
     /** What one reservation got: the holdings it was issued on and the last combined counter value reserved. */
@@ -337,6 +368,9 @@ final class IdSpace {
 
         private final long startCounter;
 
+        /** What each holding's grant sees of this counter, by rank (attached when the counter starts). */
+        private final HighWaterSource[] sources;
+
         /** The combined counter of the last id issued. */
         @SuppressWarnings("unused")
         private volatile long counter;
@@ -355,6 +389,10 @@ final class IdSpace {
             this.startCounter = startCounter;
             this.counter = startCounter;
             this.sealedAt = startCounter;
+            this.sources = new HighWaterSource[holdings.count()];
+            for (int each = 0; each < sources.length; each++) {
+                sources[each] = sourceOf(each);
+            }
         }
 
         long lastCounter() {
@@ -455,8 +493,15 @@ final class IdSpace {
             return sealedAt;
         }
 
+        /** Hands what this sealed counter issued to each holding's grant, which forgets the counter itself. */
+        void settle() {
+            for (int rank = 0; rank < sources.length; rank++) {
+                holdings.grant(rank).settle(sources[rank]);
+            }
+        }
+
         /** What the grant of holding {@code rank} sees of this counter when it is released: the last value of its rank. */
-        HighWaterSource sourceOf(final int rank) {
+        private HighWaterSource sourceOf(final int rank) {
             return () -> {
                 long lastOfRank = holdings.lastOfRank(rank, startCounter + 1, sealCounter());
                 return lastOfRank == Long.MIN_VALUE ? Long.MIN_VALUE : layout.toWallClock(holdings.timestampOf(lastOfRank));

@@ -32,6 +32,9 @@ public final class LeaseGrant {
 
     private final List<HighWaterSource> sources = new ArrayList<>();
 
+    /** The highest millisecond the settled sources issued ({@link #settle}); guarded by this object's lock. */
+    private long settledHighWater = Long.MIN_VALUE;
+
     private boolean sealed;
 
     /**
@@ -99,7 +102,7 @@ public final class LeaseGrant {
         synchronized (this) {
             revoke(reason);
             sealed = true;
-            long highWater = floorMillis - 1;
+            long highWater = Math.max(floorMillis - 1, settledHighWater);
             for (HighWaterSource each : sources) {
                 highWater = Math.max(highWater, each.seal());
             }
@@ -119,6 +122,19 @@ public final class LeaseGrant {
             }
             sources.add(source);
             return true;
+        }
+    }
+
+    /**
+     * Forgets a source that can never issue on this grant again (sealed for good), keeping the highest millisecond it
+     * issued for the release: a long-lived grant whose generator changes its holdings again and again would otherwise
+     * keep every past counter, and with them the grants of every holding given back.
+     */
+    public void settle(final HighWaterSource source) {
+        synchronized (this) {
+            if (sources.remove(source)) {
+                settledHighWater = Math.max(settledHighWater, source.seal());
+            }
         }
     }
 

@@ -86,7 +86,8 @@ public final class MemoryLeasePool {
                 if (grant != null && !grant.isRevoked()) {
                     return grant;
                 }
-                if (grant != null) {
+                if (grant != null && holders.get(grant.workerId()) == this) {
+                    // A number lost to someone else who holds it now stays theirs.
                     holders.remove(grant.workerId());
                 }
                 for (int number = 0; number < size; number++) {
