@@ -364,8 +364,6 @@ final class IdSpace {
 
         private final Holdings holdings;
 
-        private final int primaryRank;
-
         private final long startCounter;
 
         /** What each holding's grant sees of this counter, by rank (attached when the counter starts). */
@@ -381,11 +379,6 @@ final class IdSpace {
         GrantCounter(final LeaseGrant primaryGrant, final Holdings holdings, final long startCounter) {
             this.primaryGrant = primaryGrant;
             this.holdings = holdings;
-            int rank = 0;
-            while (holdings.grant(rank) != primaryGrant) {
-                rank++;
-            }
-            this.primaryRank = rank;
             this.startCounter = startCounter;
             this.counter = startCounter;
             this.sealedAt = startCounter;
