@@ -89,6 +89,11 @@ final class BenchmarkLeasePool {
         }
 
         @Override
+        public boolean opensSiblings() {
+            return true;
+        }
+
+        @Override
         public OptionalInt freeWorkerIds() {
             return OptionalInt.of(free());
         }

@@ -74,9 +74,7 @@ public record GeneratorSettings(IdLayout layout, Integer workerId, ClockRules cl
             throw new InvalidSettingException(PropertyNames.MAX_WORKER_IDS_PER_INSTANCE, String.valueOf(maxWorkerIds),
                     "more worker ids are leased from a lease-registry; a static " + PropertyNames.WORKER_ID + " (" + workerId + ") is one worker id");
         }
-        // A static worker id is one worker id: nothing to lease more from.
-        return new GeneratorSettings(IdLayout.of(workerIdBits, lowBits, epoch), workerId, new ClockRules(tolerance, cache), scope,
-                workerId != null ? 1 : maxWorkerIds);
+        return new GeneratorSettings(IdLayout.of(workerIdBits, lowBits, epoch), workerId, new ClockRules(tolerance, cache), scope, maxWorkerIds);
     }
 
     /** How long a call may wait for a clock that moved back, as parsed. */

@@ -60,7 +60,7 @@ public final class IdGenerator implements AutoCloseable {
      * @param maxWorkerIds 1 for the lease's worker id only
      */
     public IdGenerator(final IdLayout layout, final WorkerLease lease, final WallClock clock, final ClockRules clockRules, final int maxWorkerIds) {
-        this(layout, lease, clock, clockRules, maxWorkerIds, maxWorkerIds > 1 ? HoldingsGrowth.sharedThread() : null);
+        this(layout, lease, clock, clockRules, maxWorkerIds, maxWorkerIds > 1 && lease.opensSiblings() ? HoldingsGrowth.sharedThread() : null);
     }
 
     /**
@@ -81,7 +81,7 @@ public final class IdGenerator implements AutoCloseable {
         this.lease = lease;
         this.policy = new IssuePolicy(layout, clock, clockRules);
         this.idSpace = new IdSpace(lease, policy, growthThread != null ? growthThread : Runnable::run);
-        if (maxWorkerIds > 1) {
+        if (maxWorkerIds > 1 && lease.opensSiblings()) {
             growth = new HoldingsGrowth(idSpace, maxWorkerIds, layout.workerIdCount());
             if (growthThread != null) {
                 growth.start(growthThread);

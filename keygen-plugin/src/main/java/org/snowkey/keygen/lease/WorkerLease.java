@@ -54,6 +54,14 @@ public interface WorkerLease extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #openSibling()} can give more leases: false for a lease without a pool (a static worker id), whose
+     * generator then never starts checking for growth. No I/O.
+     */
+    default boolean opensSiblings() {
+        return false;
+    }
+
+    /**
      * How many numbers of this lease's pool nobody holds now, read from the registry (I/O: never on an id's path).
      *
      * @return empty when this lease has no pool (a static worker id)

@@ -407,6 +407,11 @@ class HoldingsReviewTest {
         }
 
         @Override
+        public boolean opensSiblings() {
+            return true;
+        }
+
+        @Override
         public Optional<WorkerLease> openSibling() {
             MemoryLeasePool.PoolLease sibling = (MemoryLeasePool.PoolLease) delegate.openSibling().orElseThrow();
             if (!failNextSibling) {

@@ -133,6 +133,11 @@ public final class MemoryLeasePool {
         }
 
         @Override
+        public boolean opensSiblings() {
+            return true;
+        }
+
+        @Override
         public OptionalInt freeWorkerIds() {
             synchronized (MemoryLeasePool.this) {
                 return OptionalInt.of(size - holders.size());

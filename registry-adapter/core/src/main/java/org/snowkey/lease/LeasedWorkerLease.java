@@ -382,6 +382,11 @@ public final class LeasedWorkerLease implements WorkerLease {
         return Optional.of(new LeasedWorkerLease(store, storeUsers, settings, acquirer.layout(), options.withCheckpoint(WorkerIdCheckpoint.none())));
     }
 
+    @Override
+    public boolean opensSiblings() {
+        return true;
+    }
+
     /** Numbers of the pool with no live holder: neither held and unexpired, nor unreadable (never claimed). */
     @Override
     public OptionalInt freeWorkerIds() {
