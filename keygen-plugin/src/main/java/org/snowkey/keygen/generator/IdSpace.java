@@ -269,7 +269,17 @@ final class IdSpace {
             removed.add(extras.remove(extras.size() - 1).lease);
         }
         if (!removed.isEmpty()) {
-            replaceCounter(lease.currentGrant());
+            try {
+                replaceCounter(lease.currentGrant());
+            } catch (final RuntimeException ex) {
+                // The lease's own grant cannot be had now: the counter is frozen instead, so that the next call starts
+                // one without them, and the caller still closes them. Otherwise nobody would: they would keep their
+                // numbers renewed, out of everyone's use, until the JVM exits.
+                GrantCounter current = grantCounter;
+                if (current != null) {
+                    current.sealCounter();
+                }
+            }
         }
         return removed;
     }

@@ -310,6 +310,38 @@ class HoldingsTest {
         assertUniqueAndIncreasing(generator, ids);
     }
 
+    @Test
+    void anExtraGivenBackWhileTheLeaseCannotGetANumberIsStillReleased() {
+        IdGenerator generator = generator(2);
+        MemoryLeasePool.PoolLease primary = (MemoryLeasePool.PoolLease) generator.lease();
+        List<Long> ids = new ArrayList<>();
+        ids.add(generator.nextId());
+        runHot(generator, ids);
+        assertArrayEquals(new int[] {0, 1}, generator.workerIds());
+        MemoryLeasePool.PoolLease extra = extraLeases(generator).get(0);
+        // The lease loses its number and every other number is taken: its next grant cannot be had for now.
+        primary.lose();
+        while (pool.held().size() < SMALL_POOL.workerIdCount()) {
+            pool.occupy();
+        }
+        for (int tick = 0; tick < HoldingsGrowth.IDLE_TICKS_TO_SHRINK; tick++) {
+            generator.growth().tick();
+        }
+        assertTrue(extra.isClosed(), "the extra given back is released, not left renewing its number");
+        long lastOnExtra = Long.MIN_VALUE;
+        for (long each : ids) {
+            DecodedId decoded = generator.decode(each);
+            if (decoded.workerId() == 1) {
+                lastOnExtra = Math.max(lastOnExtra, decoded.timestamp().toEpochMilli());
+            }
+        }
+        assertTrue(pool.reservedUntil(1).orElseThrow() >= lastOnExtra, "released at or above its last id");
+        // The number given back is the only free one: the lease takes it, above everything the extra issued on it.
+        ids.add(generator.nextId());
+        assertArrayEquals(new int[] {1}, generator.workerIds());
+        assertUniqueAndIncreasing(generator, ids);
+    }
+
     /** A wall clock that steps back (NTP) right after one chosen precise read. */
     private static final class SteppingClock implements WallClock {
 
