@@ -159,6 +159,11 @@ public final class IdGenerator implements AutoCloseable {
         return growth;
     }
 
+    /** The id space the streams draw from, for tests that change its holdings by hand (GeneratorTestAccess). */
+    IdSpace idSpace() {
+        return idSpace;
+    }
+
     /** The streams created so far, by name. */
     public Map<String, SequenceStream> streams() {
         return Map.copyOf(streams);

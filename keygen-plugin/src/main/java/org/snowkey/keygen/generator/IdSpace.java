@@ -106,6 +106,21 @@ final class IdSpace {
         return current == null ? new int[0] : current.holdings.workerIds();
     }
 
+    /**
+     * The grants issued on now, by rank (empty before the first id): what a checker needs to tell which grant an id of a
+     * given worker id came from.
+     */
+    List<LeaseGrant> grants() {
+        GrantCounter current = grantCounter;
+        List<LeaseGrant> grants = new ArrayList<>();
+        if (current != null) {
+            for (int rank = 0; rank < current.holdings.count(); rank++) {
+                grants.add(current.holdings.grant(rank));
+            }
+        }
+        return grants;
+    }
+
     /** How many holdings the id space issues on now (1 before the first id). */
     synchronized int holdingCount() {
         return 1 + extras.size();

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.layout.DecodedId;
 import org.snowkey.keygen.layout.IdLayout;
@@ -239,6 +240,144 @@ class HoldingsTest {
             generator.nextIds((int) SMALL_POOL.sustainedIdsPerMillisecond());
         }
         assertArrayEquals(new int[] {3}, generator.workerIds());
+    }
+
+    @Test
+    void anExtraOnTheNumberTheLeaseClaimedAgainAfterTheExtrasRecordExpiredIsDroppedAndIdsFlowOnIt() {
+        IdGenerator generator = generator(2);
+        MemoryLeasePool.PoolLease primary = (MemoryLeasePool.PoolLease) generator.lease();
+        List<Long> ids = new ArrayList<>();
+        ids.add(generator.nextId());
+        assertArrayEquals(new int[] {0}, generator.workerIds());
+        // The extra's registry renews it up to 50 ms from now and no further; the lease's own grants stay renewed.
+        pool.boundNewGrants(clock.millis() + 50);
+        runHot(generator, ids);
+        pool.boundNewGrants(LeaseGrant.UNBOUNDED);
+        assertArrayEquals(new int[] {0, 1}, generator.workerIds());
+        MemoryLeasePool.PoolLease extra = extraLeases(generator).get(0);
+        // Number 1's record expires in the registry while its grant here stays in force (nothing asked for it since);
+        // the lease loses number 0 to another instance and, past the extra's ceiling, claims number 1.
+        extra.expireUnnoticed();
+        primary.lose();
+        pool.occupy();
+        clock.advance(100);
+        for (int i = 0; i < 10; i++) {
+            ids.add(generator.nextId());
+        }
+        assertArrayEquals(new int[] {1}, generator.workerIds(), "the lease's new grant alone: the extra on its number was dropped");
+        assertEquals(1, primary.grant().workerId());
+        assertTrue(extra.isClosed(), "the dropped extra's lease is closed");
+        assertUniqueAndIncreasing(generator, ids);
+    }
+
+    @Test
+    void anExtraWhoseFloorLiesAheadOfThisClockIsGivenBackInsteadOfStallingEveryStream() {
+        IdGenerator generator = generator(2);
+        List<Long> ids = new ArrayList<>();
+        ids.add(generator.nextId());
+        // Number 1's last holder ran an hour ahead of this clock: its next grant starts an hour from now.
+        pool.releasedAhead(1, clock.millis() + 3_600_000L);
+        runHot(generator, ids);
+        for (int i = 0; i < 10; i++) {
+            ids.add(generator.nextId());
+        }
+        ids.addAll(generator.nextIds(100));
+        assertArrayEquals(new int[] {0}, generator.workerIds(), "the extra was given back, not issued on");
+        assertEquals(List.of(0), pool.held());
+        assertTrue(extraLeases(generator).isEmpty(), "the extra's lease is closed");
+        assertUniqueAndIncreasing(generator, ids);
+    }
+
+    @Test
+    void anExtraStartsAtItsFloorEvenWhenTheClockStepsBackAsItIsAdded() {
+        SteppingClock stepping = new SteppingClock(clock);
+        IdGenerator generator = new IdGenerator(SMALL_POOL, pool.open(), stepping, new ClockRules(10, 0), 2, null);
+        List<Long> ids = new ArrayList<>();
+        ids.add(generator.nextId());
+        clock.advance(1_000);
+        // Number 1's last holder issued up to the millisecond before this one: the extra's floor is now.
+        pool.releasedAhead(1, clock.millis() - 1);
+        // The clock steps back 5 ms (NTP) between the addition's check of the extra's floor and the next counter's start.
+        stepping.stepBackAfterNextPreciseRead(5);
+        MemoryLeasePool.PoolLease extra = (MemoryLeasePool.PoolLease) GeneratorTestAccess.addHolding(generator).orElseThrow();
+        assertArrayEquals(new int[] {0, 1}, generator.workerIds());
+        ids.addAll(generator.nextIds(8));
+        for (long each : ids) {
+            DecodedId decoded = generator.decode(each);
+            if (decoded.workerId() == 1) {
+                assertTrue(decoded.timestamp().toEpochMilli() >= extra.grant().floorMillis(),
+                        "no id of the extra below its floor (its previous holder's): " + decoded + ", " + extra.grant());
+            }
+        }
+        assertUniqueAndIncreasing(generator, ids);
+    }
+
+    @Test
+    void anExtraGivenBackWhileTheLeaseCannotGetANumberIsStillReleased() {
+        IdGenerator generator = generator(2);
+        MemoryLeasePool.PoolLease primary = (MemoryLeasePool.PoolLease) generator.lease();
+        List<Long> ids = new ArrayList<>();
+        ids.add(generator.nextId());
+        runHot(generator, ids);
+        assertArrayEquals(new int[] {0, 1}, generator.workerIds());
+        MemoryLeasePool.PoolLease extra = extraLeases(generator).get(0);
+        // The lease loses its number and every other number is taken: its next grant cannot be had for now.
+        primary.lose();
+        while (pool.held().size() < SMALL_POOL.workerIdCount()) {
+            pool.occupy();
+        }
+        for (int tick = 0; tick < HoldingsGrowth.IDLE_TICKS_TO_SHRINK; tick++) {
+            generator.growth().tick();
+        }
+        assertTrue(extra.isClosed(), "the extra given back is released, not left renewing its number");
+        long lastOnExtra = Long.MIN_VALUE;
+        for (long each : ids) {
+            DecodedId decoded = generator.decode(each);
+            if (decoded.workerId() == 1) {
+                lastOnExtra = Math.max(lastOnExtra, decoded.timestamp().toEpochMilli());
+            }
+        }
+        assertTrue(pool.reservedUntil(1).orElseThrow() >= lastOnExtra, "released at or above its last id");
+        // The number given back is the only free one: the lease takes it, above everything the extra issued on it.
+        ids.add(generator.nextId());
+        assertArrayEquals(new int[] {1}, generator.workerIds());
+        assertUniqueAndIncreasing(generator, ids);
+    }
+
+    /** A wall clock that steps back (NTP) right after one chosen precise read. */
+    private static final class SteppingClock implements WallClock {
+
+        private final ManualClock clock;
+
+        private long stepBack;
+
+        SteppingClock(final ManualClock clock) {
+            this.clock = clock;
+        }
+
+        void stepBackAfterNextPreciseRead(final long millis) {
+            stepBack = millis;
+        }
+
+        @Override
+        public long millis() {
+            return clock.millis();
+        }
+
+        @Override
+        public long preciseMillis() {
+            long now = clock.preciseMillis();
+            if (stepBack > 0) {
+                clock.advance(-stepBack);
+                stepBack = 0;
+            }
+            return now;
+        }
+
+        @Override
+        public void parkNanos(final long nanos) {
+            clock.parkNanos(nanos);
+        }
     }
 
     private List<MemoryLeasePool.PoolLease> extraLeases(final IdGenerator generator) {

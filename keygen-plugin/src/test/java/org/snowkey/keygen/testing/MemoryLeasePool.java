@@ -56,6 +56,14 @@ public final class MemoryLeasePool {
         return other.currentGrant().workerId();
     }
 
+    /**
+     * A previous holder of the number, whose clock ran ahead of this pool's, released it reserved until
+     * {@code reservedUntilMillis}: its next grant starts above that.
+     */
+    public synchronized void releasedAhead(final int workerId, final long reservedUntilMillis) {
+        reservedUntil.merge(workerId, reservedUntilMillis, Math::max);
+    }
+
     /** The released reservation of a number, or empty when it was never released. */
     public synchronized Optional<Long> reservedUntil(final int workerId) {
         return Optional.ofNullable(reservedUntil.get(workerId));
@@ -86,9 +94,9 @@ public final class MemoryLeasePool {
                 if (grant != null && !grant.isRevoked()) {
                     return grant;
                 }
-                if (grant != null && holders.get(grant.workerId()) == this) {
-                    // A number lost to someone else who holds it now stays theirs.
-                    holders.remove(grant.workerId());
+                if (grant != null) {
+                    // Its number may be someone else's by now (lost, then claimed): only this lease's own hold ends here.
+                    holders.remove(grant.workerId(), this);
                 }
                 for (int number = 0; number < size; number++) {
                     if (!holders.containsKey(number)) {
@@ -123,6 +131,21 @@ public final class MemoryLeasePool {
             synchronized (MemoryLeasePool.this) {
                 long highWater = grant.sealForRelease("lost (test)");
                 reservedUntil.merge(grant.workerId(), highWater, Math::max);
+                holders.remove(grant.workerId());
+            }
+        }
+
+        /**
+         * The number's record expires in the registry before this lease notices (its renewals failed, and no id asked
+         * for its grant since): the grant stays in force here, bounded by its ceiling, while the number is free for the
+         * next holder, whose grant starts above that ceiling.
+         */
+        public void expireUnnoticed() {
+            synchronized (MemoryLeasePool.this) {
+                if (grant.ceilingMillis() == LeaseGrant.UNBOUNDED) {
+                    throw new IllegalStateException("a grant without a ceiling never expires: bound new grants first");
+                }
+                reservedUntil.merge(grant.workerId(), grant.ceilingMillis(), Math::max);
                 holders.remove(grant.workerId());
             }
         }

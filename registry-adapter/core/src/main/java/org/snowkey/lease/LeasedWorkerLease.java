@@ -68,6 +68,13 @@ public final class LeasedWorkerLease implements WorkerLease {
 
     private final boolean ownScheduler;
 
+    /**
+     * Set for a sibling (an extra holding): after a loss it does not acquire again in the background. Its generator
+     * issues only on the grant it added and drops the holding once that grant is revoked, so a number acquired
+     * meanwhile would be held for nothing, and a claim of it whose answer was lost would stay until it expired.
+     */
+    private final boolean sibling;
+
     /** Serialises acquisition, renewal and release: every store write of this lease. */
     private final Object lock = new Object();
 
@@ -92,12 +99,13 @@ public final class LeasedWorkerLease implements WorkerLease {
      * @param options clock, scheduler and checkpoint
      */
     public LeasedWorkerLease(final LeaseStore store, final LeaseTerms settings, final IdLayout layout, final LeaseRuntimeOptions options) {
-        this(store, new StoreUsers(store), settings, layout, options);
+        this(store, new StoreUsers(store), settings, layout, options, false);
     }
 
     private LeasedWorkerLease(final LeaseStore store, final StoreUsers storeUsers, final LeaseTerms settings, final IdLayout layout,
-                              final LeaseRuntimeOptions options) {
+                              final LeaseRuntimeOptions options, final boolean sibling) {
         this.store = store;
+        this.sibling = sibling;
         this.storeUsers = storeUsers;
         this.options = options;
         this.settings = settings;
@@ -218,7 +226,9 @@ public final class LeasedWorkerLease implements WorkerLease {
             renewed = false;
         }
         if (target.grant().isRevoked()) {
-            reacquireInBackground();
+            if (!sibling) {
+                reacquireInBackground();
+            }
             return;
         }
         scheduleRenewal(target, renewed ? settings.renewIntervalMillis() : settings.retryIntervalMillis());
@@ -379,7 +389,7 @@ public final class LeasedWorkerLease implements WorkerLease {
     @Override
     public Optional<WorkerLease> openSibling() {
         storeUsers.join(describe());
-        return Optional.of(new LeasedWorkerLease(store, storeUsers, settings, acquirer.layout(), options.withCheckpoint(WorkerIdCheckpoint.none())));
+        return Optional.of(new LeasedWorkerLease(store, storeUsers, settings, acquirer.layout(), options.withCheckpoint(WorkerIdCheckpoint.none()), true));
     }
 
     @Override

@@ -123,7 +123,7 @@ class LeaseSimulationTest {
     private static String kind(final RuntimeException ex) {
         String message = String.valueOf(ex.getMessage());
         String[] kinds = {"issued twice", "above the reservation", "not above what the predecessor", "not below what the successor", "leaked a number",
-            "stays HELD", "issue again", "threw"};
+            "stays HELD", "issue again", "went back", "does not issue on", "no longer in force", "threw"};
         for (String each : kinds) {
             if (message.contains(each)) {
                 return each;

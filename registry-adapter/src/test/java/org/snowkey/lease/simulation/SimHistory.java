@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,8 +20,11 @@ import org.snowkey.lease.store.LeaseRecord;
  *       tokens), so a successor's first id is above everything its predecessor issued;</li>
  *   <li>no number is held by a record its live writer does not know it holds (a leaked claim), and a clean
  *       graceful release leaves the number released;</li>
- *   <li>no two live processes hold grants on one number whose time ranges overlap (a replacement with the same
- *       instance id included: a claim of one must never be adopted by the other).</li>
+ *   <li>no two live grants on one number cover overlapping time ranges: of two processes (a replacement with the same
+ *       instance id included: a claim of one must never be adopted by the other), or of one process's lease and the
+ *       sibling leases of its extra holdings;</li>
+ *   <li>the ids of each stream of one generator (one incarnation) strictly increase, across lease changes and every
+ *       change of its holdings.</li>
  * </ol>
  */
 final class SimHistory {
@@ -34,6 +36,9 @@ final class SimHistory {
     private final SimStats stats;
 
     private final Map<String, Map<Long, String>> idsByStream = new HashMap<>();
+
+    /** The last id of each stream of each generator: incarnation name and stream. */
+    private final Map<String, Long> lastIdByGeneratorStream = new HashMap<>();
 
     /** Per number, per fencing token: the lowest and highest wall-clock ms issued. */
     private final Map<Integer, TreeMap<Long, long[]>> rangesByNumber = new HashMap<>();
@@ -51,6 +56,10 @@ final class SimHistory {
         String earlier = idsByStream.computeIfAbsent(stream, key -> new HashMap<>()).putIfAbsent(id, who);
         if (earlier != null) {
             throw new SimulationFailure("id " + id + " of stream '" + stream + "' issued twice: by " + earlier + " and by " + who);
+        }
+        Long previous = lastIdByGeneratorStream.put(issuer.name() + " " + stream, id);
+        if (previous != null && id <= previous) {
+            throw new SimulationFailure("stream '" + stream + "' of " + who + " went back: id " + id + " after " + previous);
         }
         int workerId = issuer.layout().decode(id).workerId();
         if (workerId != grant.workerId()) {
@@ -95,25 +104,30 @@ final class SimHistory {
         });
     }
 
-    /** Invariant 5: the grants in force on one number, across live processes, cover disjoint milliseconds. */
+    /**
+     * Invariant 5: the grants in force on one number, across live processes and the leases of each (its own and its
+     * extra holdings'), cover disjoint milliseconds.
+     */
     void checkNoSharedNumber(final List<SimInstance> instances) {
-        Map<Integer, List<SimInstance>> holders = new HashMap<>();
+        Map<Integer, List<Held>> holders = new HashMap<>();
         for (SimInstance each : instances) {
-            Optional<LeaseGrant> mine = each.heldGrant();
-            if (mine.isEmpty()) {
-                continue;
-            }
-            List<SimInstance> others = holders.computeIfAbsent(mine.get().workerId(), key -> new ArrayList<>());
-            for (SimInstance other : others) {
-                stats.invariantChecks++;
-                LeaseGrant theirs = other.heldGrant().get();
-                if (mine.get().floorMillis() <= theirs.ceilingMillis() && theirs.floorMillis() <= mine.get().ceilingMillis()) {
-                    throw new SimulationFailure(each + " and " + other + " both hold worker id " + mine.get().workerId() + " for overlapping milliseconds: "
-                            + mine.get() + " and " + theirs);
+            for (LeaseGrant mine : each.heldGrants()) {
+                List<Held> others = holders.computeIfAbsent(mine.workerId(), key -> new ArrayList<>());
+                for (Held other : others) {
+                    stats.invariantChecks++;
+                    LeaseGrant theirs = other.grant();
+                    if (mine.floorMillis() <= theirs.ceilingMillis() && theirs.floorMillis() <= mine.ceilingMillis()) {
+                        throw new SimulationFailure(each + " and " + other.instance() + " both hold worker id " + mine.workerId()
+                                + " for overlapping milliseconds: " + mine + " and " + theirs);
+                    }
                 }
+                others.add(new Held(each, mine));
             }
-            others.add(each);
         }
+    }
+
+    /** A grant in force and the process holding it. */
+    private record Held(SimInstance instance, LeaseGrant grant) {
     }
 
     /** Invariant 4, release half: after a graceful release whose store calls all succeeded the number is free. */

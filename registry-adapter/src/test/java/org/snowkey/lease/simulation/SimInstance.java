@@ -1,13 +1,16 @@
 package org.snowkey.lease.simulation;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 
 import org.snowkey.keygen.config.ClockRules;
 import org.snowkey.keygen.config.LeaseTerms;
+import org.snowkey.keygen.generator.GeneratorTestAccess;
 import org.snowkey.keygen.generator.IdGenerator;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -18,7 +21,9 @@ import org.snowkey.lease.WorkerIdCheckpoint;
 /**
  * One simulated SnowKey process: an instance id and a layout that survive restarts, a skewed clock, and while it
  * runs an incarnation of the production classes ({@link LeasedWorkerLease} on a {@link SimStoreClient}, an
- * {@link IdGenerator} issuing on it) with the world's virtual scheduler and clock.
+ * {@link IdGenerator} issuing on it) with the world's virtual scheduler and clock. A process may issue on several worker
+ * ids of the pool at once (extra holdings, each a sibling of its lease on the same store client), which the schedule
+ * adds and gives back by hand.
  */
 final class SimInstance {
 
@@ -38,6 +43,9 @@ final class SimInstance {
     /** 0 for a schedule's own process; n for the n-th replacement started with its instance id while it hung. */
     private final int replacementNumber;
 
+    /** Holdings its generator may issue on at once: 1 for the lease's own worker id only. */
+    private final int maxWorkerIds;
+
     private State state = State.DOWN;
 
     private int incarnation;
@@ -47,6 +55,9 @@ final class SimInstance {
     private LeasedWorkerLease lease;
 
     private IdGenerator generator;
+
+    /** The lease as its generator sees it when it may hold more than one worker id (its siblings kept); else null. */
+    private SimLease holdingsLease;
 
     private SimStoreClient client;
 
@@ -58,16 +69,18 @@ final class SimInstance {
 
     private boolean refusedForLayout;
 
-    SimInstance(final String instanceId, final IdLayout layout, final SimClock clock, final Path checkpointDirectory) {
-        this(instanceId, layout, clock, checkpointDirectory, 0);
+    SimInstance(final String instanceId, final IdLayout layout, final SimClock clock, final Path checkpointDirectory, final int maxWorkerIds) {
+        this(instanceId, layout, clock, checkpointDirectory, 0, maxWorkerIds);
     }
 
-    private SimInstance(final String instanceId, final IdLayout layout, final SimClock clock, final Path checkpointDirectory, final int replacementNumber) {
+    private SimInstance(final String instanceId, final IdLayout layout, final SimClock clock, final Path checkpointDirectory, final int replacementNumber,
+                        final int maxWorkerIds) {
         this.instanceId = instanceId;
         this.layout = layout;
         this.clock = clock;
         this.checkpointDirectory = checkpointDirectory;
         this.replacementNumber = replacementNumber;
+        this.maxWorkerIds = maxWorkerIds;
     }
 
     /**
@@ -76,7 +89,7 @@ final class SimInstance {
      * step is for; they read one clock, so they compute the same floor within the same millisecond.
      */
     SimInstance replacement(final int number) {
-        return new SimInstance(instanceId, layout, clock, checkpointDirectory, number);
+        return new SimInstance(instanceId, layout, clock, checkpointDirectory, number, maxWorkerIds);
     }
 
     void start(final SimWorld world, final SimStore store, final SimStats stats, final LeaseTerms settings, final long toleranceMillis,
@@ -95,7 +108,14 @@ final class SimInstance {
                 // A replacement draws its own (a process's SecureRandom shares nothing with its twin's).
                 .withClaimRandom(new Random(world.seed() * 31 + instanceId.hashCode() * 17L + incarnation + replacementNumber * 1_000_003L));
         lease = SimLeases.open(client, settings, layout, options);
-        generator = new IdGenerator(layout, lease, clock, new ClockRules(toleranceMillis, maxTimeCacheMillis));
+        ClockRules rules = new ClockRules(toleranceMillis, maxTimeCacheMillis);
+        if (maxWorkerIds > 1) {
+            holdingsLease = new SimLease(lease, known, store, new SimStore.Writer(this, incarnation), world::note);
+            generator = GeneratorTestAccess.withManualHoldings(layout, holdingsLease, clock, rules, maxWorkerIds);
+        } else {
+            holdingsLease = null;
+            generator = new IdGenerator(layout, lease, clock, rules);
+        }
     }
 
     /** The process dies: nothing is released, its timers never fire. */
@@ -129,7 +149,38 @@ final class SimInstance {
             return;
         }
         highestClockReading = Math.max(highestClockReading, clock.millis());
-        lease.heldGrant().ifPresent(grant -> known.add(grant.workerId()));
+        for (LeaseGrant each : heldGrants()) {
+            known.add(each.workerId());
+        }
+    }
+
+    /** The grants in force on the lease and on every sibling of it, while running. */
+    List<LeaseGrant> heldGrants() {
+        List<LeaseGrant> held = new ArrayList<>();
+        if (state != State.RUNNING) {
+            return held;
+        }
+        lease.heldGrant().ifPresent(held::add);
+        if (holdingsLease != null) {
+            for (LeasedWorkerLease each : holdingsLease.siblings()) {
+                each.heldGrant().ifPresent(held::add);
+            }
+        }
+        return held;
+    }
+
+    /** The grant the generator issues on for {@code workerId} now, if it issues on that worker id. */
+    Optional<LeaseGrant> holdingOn(final int workerId) {
+        for (LeaseGrant each : GeneratorTestAccess.holdingGrants(generator)) {
+            if (each.workerId() == workerId) {
+                return Optional.of(each);
+            }
+        }
+        return Optional.empty();
+    }
+
+    int maxWorkerIds() {
+        return maxWorkerIds;
     }
 
     boolean isIncarnation(final int candidate) {

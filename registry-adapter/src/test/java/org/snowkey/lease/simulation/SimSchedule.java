@@ -7,17 +7,20 @@ import java.util.Optional;
 import java.util.Random;
 
 import org.snowkey.keygen.config.LeaseTerms;
+import org.snowkey.keygen.generator.GeneratorTestAccess;
 import org.snowkey.keygen.generator.IdBatch;
 import org.snowkey.keygen.generator.IdUnavailableException;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
 import org.snowkey.keygen.lease.LeaseUnavailableException;
+import org.snowkey.lease.store.LeaseStoreUnavailableException;
 
 /**
  * One simulated schedule, entirely determined by its seed: a pool, a few instances (sometimes more than the pool
  * has numbers, sometimes one with another layout), then a random sequence of steps (ids and batches, time
- * passing, clock jumps, pauses past expiry, crashes, restarts with the same instance id, graceful releases)
- * while the store injects faults, then a quiet phase in which every live instance must issue again.
+ * passing, clock jumps, pauses past expiry, crashes, restarts with the same instance id, graceful releases, extra
+ * holdings added, given back and checked) while the store injects faults, then a quiet phase in which every live
+ * instance must issue again.
  */
 final class SimSchedule {
 
@@ -79,6 +82,15 @@ final class SimSchedule {
 
     private int replacements;
 
+    /**
+     * Whether instances issue on extra holdings, how many at most and when they change: drawn from a source of its own,
+     * so that a seed whose schedule draws no holdings runs exactly as it did before holdings were simulated.
+     */
+    private final Random holdingsRandom;
+
+    /** How likely a step is followed by a change of some instance's holdings (0: every generator on one worker id). */
+    private final double holdingsRate;
+
     /** Set once the schedule's own instances have started: replacements join the list from then on. */
     private boolean ownInstancesStarted;
 
@@ -94,6 +106,8 @@ final class SimSchedule {
         this.checkpointDirectory = checkpointDirectory;
         this.replacementRandom = new Random(seed * 0x5DEECE66DL + 11);
         this.replacementRate = replacementRandom.nextInt(3) == 0 ? replacementRandom.nextDouble() * 0.2 : 0;
+        this.holdingsRandom = new Random(seed * 0x2545F4914F6CDD1DL + 29);
+        this.holdingsRate = holdingsRandom.nextInt(3) == 0 ? 0 : 0.1 + holdingsRandom.nextDouble() * 0.4;
         world.interleaver(this::interleave);
         durationMillis = 1_000 + random.nextInt(2_001);
         toleranceMillis = random.nextInt(20);
@@ -108,7 +122,8 @@ final class SimSchedule {
         for (int i = 0; i < count; i++) {
             IdLayout layout = i == odd ? otherLayout(poolLayout) : poolLayout;
             SimClock clock = new SimClock(world, START_MILLIS + skew());
-            instances.add(new SimInstance("i" + i, layout, clock, checkpointDirectory));
+            int maxWorkerIds = holdingsRate > 0 ? 1 + holdingsRandom.nextInt(4) : 1;
+            instances.add(new SimInstance("i" + i, layout, clock, checkpointDirectory, maxWorkerIds));
         }
     }
 
@@ -192,6 +207,9 @@ final class SimSchedule {
         for (int step = 0; step < steps; step++) {
             stats.steps++;
             step();
+            if (holdingsRate > 0 && holdingsRandom.nextDouble() < holdingsRate) {
+                changeHoldings(instances.get(holdingsRandom.nextInt(instances.size())));
+            }
             world.runUntil(world.nowMicros() + random.nextInt(50_000));
             checkAll();
         }
@@ -245,6 +263,46 @@ final class SimSchedule {
         }
     }
 
+    /**
+     * Adds an extra holding (a sibling lease acquiring a number of the pool), gives the newest back, or runs the growth
+     * check once or as often as shrinking takes (it drops revoked extras, and gives half the extras back after that
+     * many checks without demand): by hand, since the simulated streams never run at the clock's cap. The growth check
+     * keeps a quarter of the pool free; a hand-made addition does not, and the quiet phase gives every extra back.
+     */
+    private void changeHoldings(final SimInstance instance) {
+        if (instance.maxWorkerIds() < 2 || !instance.isRunning() || instance.isPausedAt(world.nowMicros()) || world.isBusy(instance)) {
+            return;
+        }
+        boolean entered = world.enter(instance);
+        try {
+            int roll = holdingsRandom.nextInt(10);
+            if (roll < 5) {
+                if (GeneratorTestAccess.holdingGrants(instance.generator()).size() < instance.maxWorkerIds()) {
+                    note(instance.name() + " adds a holding");
+                    GeneratorTestAccess.addHolding(instance.generator());
+                    stats.holdingChanges++;
+                }
+            } else if (roll < 8) {
+                note(instance.name() + " gives a holding back");
+                GeneratorTestAccess.removeHolding(instance.generator());
+                stats.holdingChanges++;
+            } else {
+                int checks = roll < 9 ? 1 : GeneratorTestAccess.checksToShrink();
+                note(instance.name() + " checks its holdings " + checks + " time(s)");
+                for (int i = 0; i < checks; i++) {
+                    GeneratorTestAccess.checkHoldings(instance.generator());
+                }
+                stats.holdingChanges++;
+            }
+        } catch (final LeaseUnavailableException | LeaseStoreUnavailableException ex) {
+            // The growth thread logs these and tries again at its next check.
+            note(instance.name() + " could not change its holdings: " + ex.getMessage());
+        } finally {
+            instance.observe();
+            world.leave(instance, entered);
+        }
+    }
+
     private void start(final SimInstance instance) {
         instance.start(world, store, stats, new LeaseTerms(POOL, durationMillis, 0, instance.instanceId()), toleranceMillis, maxTimeCacheMillis);
         instance.client().faults(faultRate, maxStoreDelayMillis);
@@ -252,11 +310,14 @@ final class SimSchedule {
 
     private void close(final SimInstance instance) {
         Optional<LeaseGrant> held = instance.heldGrant();
-        note(instance.name() + " closes, holding " + held.map(LeaseGrant::holder).orElse("nothing"));
+        List<LeaseGrant> holdings = instance.heldGrants();
+        note(instance.name() + " closes, holding " + held.map(LeaseGrant::holder).orElse("nothing") + (holdings.size() > 1 ? " and extras " + holdings : ""));
         boolean clean = instance.close();
         stats.releases++;
-        if (clean && held.isPresent()) {
-            history.checkReleased(instance, held.get().workerId());
+        if (clean) {
+            for (LeaseGrant each : holdings) {
+                history.checkReleased(instance, each.workerId());
+            }
         }
     }
 
@@ -286,9 +347,15 @@ final class SimSchedule {
                     ids[i] = batch.get(i);
                 }
             }
-            LeaseGrant grant = instance.lease().heldGrant().orElseThrow(() -> new SimulationFailure(instance + " issued without a grant in force"));
+            instance.lease().heldGrant().orElseThrow(() -> new SimulationFailure(instance + " issued without a grant in force"));
             instance.observe();
             for (long each : ids) {
+                int workerId = instance.layout().decode(each).workerId();
+                LeaseGrant grant = instance.holdingOn(workerId).orElseThrow(() -> new SimulationFailure(instance + " issued id " + each
+                        + " on worker id " + workerId + ", which it does not issue on"));
+                if (grant.isRevoked()) {
+                    throw new SimulationFailure(instance + " issued id " + each + " on " + grant + ", a grant no longer in force");
+                }
                 history.issued(instance, stream, each, grant);
             }
             return true;
@@ -323,6 +390,11 @@ final class SimSchedule {
             if (each.isRunning()) {
                 each.client().faults(0, 0);
                 each.resume();
+                if (each.maxWorkerIds() > 1) {
+                    // Hand-made additions ignore the pool's free quarter: the numbers go back before every instance must issue.
+                    GeneratorTestAccess.removeAllHoldings(each.generator());
+                    each.observe();
+                }
             }
         }
         world.runUntil(world.nowMicros() + (durationMillis + 2 * maxSkewMillis + 100) * 1000);

@@ -32,6 +32,8 @@ final class SimStats {
 
     long replacements;
 
+    long holdingChanges;
+
     long poolsLeftWithTwoLayouts;
 
     long simulatedMillis;
@@ -52,6 +54,7 @@ final class SimStats {
         layoutRefusals += other.layoutRefusals;
         interleavings += other.interleavings;
         replacements += other.replacements;
+        holdingChanges += other.holdingChanges;
         poolsLeftWithTwoLayouts += other.poolsLeftWithTwoLayouts;
         simulatedMillis += other.simulatedMillis;
         other.faults.forEach((kind, count) -> faults.merge(kind, count, Long::sum));
@@ -64,8 +67,8 @@ final class SimStats {
     @Override
     public synchronized String toString() {
         return String.format("%,d schedules, %,d steps, %,d ids issued, %,d invariant checks, %,d store calls, %,d faults "
-                + "(store %s; %,d crashes, %,d pauses, %,d clock jumps), %,d restarts, %,d graceful releases, %,d layout refusals, %,d actions interleaved with store calls, %,d replacements started beside a hung process with its instance id, %,d pools left with two layouts, %,d simulated seconds",
+                + "(store %s; %,d crashes, %,d pauses, %,d clock jumps), %,d restarts, %,d graceful releases, %,d layout refusals, %,d actions interleaved with store calls, %,d replacements started beside a hung process with its instance id, %,d changes of extra holdings, %,d pools left with two layouts, %,d simulated seconds",
                 schedules, steps, ids, invariantChecks, storeCalls, totalFaults(), faults, crashes, pauses, clockJumps, restarts, releases, layoutRefusals,
-                interleavings, replacements, poolsLeftWithTwoLayouts, simulatedMillis / 1000);
+                interleavings, replacements, holdingChanges, poolsLeftWithTwoLayouts, simulatedMillis / 1000);
     }
 }
