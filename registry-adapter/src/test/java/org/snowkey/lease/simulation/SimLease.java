@@ -85,6 +85,11 @@ final class SimLease implements WorkerLease {
     }
 
     @Override
+    public boolean opensSiblings() {
+        return lease.opensSiblings();
+    }
+
+    @Override
     public OptionalInt freeWorkerIds() {
         return lease.freeWorkerIds();
     }
