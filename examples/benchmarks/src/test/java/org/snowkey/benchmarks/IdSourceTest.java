@@ -45,6 +45,12 @@ class IdSourceTest {
         for (String each : IdSource.HOLDINGS) {
             try (IdSource source = IdSource.create(each)) {
                 int holdings = HoldingsWarmUp.grow(source);
+                // On a loaded machine (CI runs the model checks beside this) the issuing thread is descheduled often enough
+                // that a check finds a time cache and starts counting again: the warm-up gives up after 2 s without a change.
+                // Growth is the question here, not how fast it comes: drive it again, up to about two minutes.
+                for (int attempt = 0; holdings == 1 && attempt < 60; attempt++) {
+                    holdings = HoldingsWarmUp.grow(source);
+                }
                 assertTrue(holdings > 1, each + " issues on " + holdings + " worker id(s)");
                 assertEquals(holdings, source.generator().workerIds().length, each);
                 HoldingsWarmUp.spendTimeCache(source);
