@@ -1,5 +1,6 @@
 package org.snowkey.keygen.generator;
 
+import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -27,14 +28,46 @@ final class Holdings {
 
     private final int count;
 
+    /** Each rank's worker id where it sits in an id, {@code workerId << L}: with the two below, an id is three operations. */
+    private final long[] workerIdBits;
+
+    /** Where the high counter sits in an id, {@code W + L}. */
+    private final int highCounterShift;
+
+    /** The low L bits of an id, a stream's cycle. */
+    private final long cycleMask;
+
+    /** {@code log2(count)} when the count is a power of two (1, 2, 4, ...: what growth doubles to), else -1. */
+    private final int countShift;
+
+    /**
+     * For any other count K: {@code c / K = hi(c * reciprocal) >>> reciprocalShift} for every {@code 0 <= c < 2^63}
+     * ({@link #quotient}), with {@code reciprocal = floor(2^(63 + l) / K) + 1} as an unsigned 64-bit number and
+     * {@code l = ceil(log2 K)}, {@code reciprocalShift = l - 1}. Since {@code 2^(63+l) < reciprocal * K <= 2^(63+l) + 2^l},
+     * the product's error stays below one quotient step for every dividend below {@code 2^63} (Granlund and Montgomery,
+     * "Division by invariant integers using multiplication", 1994, theorem 4.2).
+     */
+    private final long reciprocal;
+
+    private final int reciprocalShift;
+
     private Holdings(final IdLayout layout, final LeaseGrant[] grants) {
         this.layout = layout;
         this.grants = grants;
         this.count = grants.length;
         this.workerIds = new int[count];
+        this.workerIdBits = new long[count];
         for (int i = 0; i < count; i++) {
             workerIds[i] = grants[i].workerId();
+            workerIdBits[i] = (long) workerIds[i] << layout.sequenceLowBits();
         }
+        this.highCounterShift = layout.workerIdBits() + layout.sequenceLowBits();
+        this.cycleMask = (1L << layout.sequenceLowBits()) - 1;
+        boolean powerOfTwo = Integer.bitCount(count) == 1;
+        this.countShift = powerOfTwo ? Integer.numberOfTrailingZeros(count) : -1;
+        int l = 32 - Integer.numberOfLeadingZeros(count - 1);
+        this.reciprocal = powerOfTwo ? 0 : BigInteger.ONE.shiftLeft(63 + l).divide(BigInteger.valueOf(count)).add(BigInteger.ONE).longValue();
+        this.reciprocalShift = l - 1;
     }
 
     /** The holdings of these grants (of distinct worker ids), ranked by worker id. */
@@ -59,12 +92,30 @@ final class Holdings {
 
     /** The rank of combined counter value {@code c}: whose worker id the id of {@code c} carries. */
     int rankOf(final long combined) {
-        return count == 1 ? 0 : (int) (combined % count);
+        return (int) (combined - quotient(combined) * count);
     }
 
     /** The high counter value ({@code t * 2^(S-L) + high sequence}) of combined counter value {@code c}. */
     long highOf(final long combined) {
-        return count == 1 ? combined : combined / count;
+        return quotient(combined);
+    }
+
+    /**
+     * {@code floor(c / K)}, for {@code c >= 0} without a division instruction: a shift when K is a power of two, else a
+     * multiplication by the reciprocal ({@link #reciprocal}). A division costs as much as the compare-and-set itself, and
+     * it sits on every id's path (a compare-and-set does not start before the instructions ahead of it finished).
+     */
+    long quotient(final long combined) {
+        if (combined < 0) {
+            // Only the value before a counter's first (its start minus one) can be negative, at a logical timestamp 0.
+            return Math.floorDiv(combined, count);
+        }
+        if (countShift >= 0) {
+            return combined >>> countShift;
+        }
+        // The high half of the unsigned 128-bit product: Math.multiplyHigh is signed, and the reciprocal's top bit is set.
+        long high = Math.multiplyHigh(combined, reciprocal) + combined;
+        return high >>> reciprocalShift;
     }
 
     /** The logical timestamp of combined counter value {@code c}. */
@@ -82,9 +133,16 @@ final class Holdings {
         return layout.sustainedIdsPerMillisecond() * count;
     }
 
-    /** The id of combined counter value {@code c}, its low L bits from a stream's cycle position. */
+    /**
+     * The id of combined counter value {@code c}, its low L bits from a stream's cycle position: one {@link #quotient}
+     * gives both the high counter and the rank. {@code IdLayout.compose(IdLayout.counterOf(h, cycle), workerId)} is
+     * {@code h << (W + L) | workerId << L | cycle mod 2^L} (the timestamp and high sequence are the high counter's bits
+     * in a row); written out here because every field read on an id's path costs (HoldingsArithmeticTest checks both agree).
+     */
     long compose(final long combined, final long cycle) {
-        return layout.compose(layout.counterOf(highOf(combined), cycle), workerIds[rankOf(combined)]);
+        long high = quotient(combined);
+        int rank = countShift >= 0 ? (int) combined & (count - 1) : (int) (combined - high * count);
+        return high << highCounterShift | workerIdBits[rank] | cycle & cycleMask;
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.snowkey.keygen.clock.WallClock;
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.HighWaterSource;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -70,6 +71,22 @@ final class IdSpace {
     }
 
     /**
+     * The id of one call: one combined counter value, composed with the calling stream's cycle position. Kept apart
+     * from {@link #reserve} so that a single id allocates nothing.
+     */
+    long nextId(final long cycle) {
+        GrantCounter current = currentCounter();
+        while (true) {
+            long last = current.reserve(1);
+            if (last != GrantCounter.RETRY) {
+                return current.holdings.compose(last, cycle);
+            }
+            // Sealed, revoked or a holding dropped: the slow path re-reads the grant under the lock.
+            current = moveToCurrentGrant();
+        }
+    }
+
+    /**
      * Reserves {@code count} consecutive combined counter values in one atomic step, on the holdings in force.
      *
      * @return the reservation: the holdings and the last combined counter value reserved
@@ -81,7 +98,6 @@ final class IdSpace {
             if (last != GrantCounter.RETRY) {
                 return new Reservation(current.holdings, last);
             }
-            // Sealed, revoked or a holding dropped: the slow path re-reads the grant under the lock.
             current = moveToCurrentGrant();
         }
     }
@@ -131,13 +147,15 @@ final class IdSpace {
         return lease;
     }
 
+    /**
+     * The counter in force. The lease is not asked on the id path: every end of a grant seals the counter (a revocation
+     * for a loss, an expiry noticed or a release: {@link HighWaterSource#revoked}), and a grant not renewed in time is
+     * bounded by its ceiling, which is never above its expiry ({@code reservedUntil <= expiresAt}). A sealed counter sends
+     * the next call to {@link #moveToCurrentGrant}, which asks the lease.
+     */
     private GrantCounter currentCounter() {
-        LeaseGrant grant = lease.currentGrant();
         GrantCounter current = grantCounter;
-        if (current != null && current.primaryGrant == grant) {
-            return current;
-        }
-        return moveToCurrentGrant();
+        return current != null ? current : moveToCurrentGrant();
     }
 
     /**
@@ -362,8 +380,14 @@ final class IdSpace {
 
         static final long RETRY = Long.MIN_VALUE;
 
-        /** Counter value of a counter frozen by a release or a move: every compare-and-set against it fails. */
-        private static final long SEALED = Long.MAX_VALUE;
+        /** The careful path's answer when the common case is to be tried again (after a wait or a lost race). */
+        private static final long AGAIN = Long.MIN_VALUE + 1;
+
+        /**
+         * Counter value of a counter frozen by a release, a revocation or a move: every compare-and-set against it fails,
+         * and it lies below every time cache floor, so the id path's one range check sends it the careful way.
+         */
+        private static final long SEALED = Long.MIN_VALUE;
 
         private static final VarHandle COUNTER;
 
@@ -381,6 +405,18 @@ final class IdSpace {
 
         private final long startCounter;
 
+        /**
+         * The id path's bounds, precomputed: a reading of the clock {@code m} is combined counter value
+         * {@code m * perMillisecond - epochCounter}, and the time cache spans {@code timeCacheSpan} values.
+         */
+        private final WallClock clock;
+
+        private final long perMillisecond;
+
+        private final long epochCounter;
+
+        private final long timeCacheSpan;
+
         /** What each holding's grant sees of this counter, by rank (attached when the counter starts). */
         private final HighWaterSource[] sources;
 
@@ -391,16 +427,27 @@ final class IdSpace {
         /** The last counter before sealing, kept so that the next counter continues after it. */
         private volatile long sealedAt;
 
+        /**
+         * Values at or above this go the careful way ({@link #issuableLimit}): past a holding's ceiling as last read, or
+         * past the timestamp bits. Written racily; any value written was a true limit when it was read.
+         */
+        private volatile long issuableBelow;
+
         GrantCounter(final LeaseGrant primaryGrant, final Holdings holdings, final long startCounter) {
             this.primaryGrant = primaryGrant;
             this.holdings = holdings;
             this.startCounter = startCounter;
+            this.clock = policy.clock();
+            this.perMillisecond = holdings.counterAt(1);
+            this.epochCounter = layout.epochMillis() * perMillisecond;
+            this.timeCacheSpan = holdings.counterAt(policy.timeCacheCapMillis());
             this.counter = startCounter;
             this.sealedAt = startCounter;
             this.sources = new HighWaterSource[holdings.count()];
             for (int each = 0; each < sources.length; each++) {
                 sources[each] = sourceOf(each);
             }
+            this.issuableBelow = issuableLimit();
         }
 
         long lastCounter() {
@@ -413,63 +460,103 @@ final class IdSpace {
         }
 
         /**
-         * Reserves {@code count} combined counter values in one compare-and-set.
+         * Reserves {@code count} combined counter values in one compare-and-set. The common case (within the time
+         * cache, not ahead of the clock, below every holding's ceiling) compares counter values only: no division by the
+         * holding count and no read of any grant or lease before the compare-and-set. A revoked grant has sealed the
+         * counter ({@link HighWaterSource#revoked}).
          *
          * @return the last value reserved, or {@link #RETRY} when this counter can no longer issue
          */
         long reserve(final int count) {
             while (true) {
                 long last = (long) COUNTER.getVolatile(this);
-                if (last == SEALED || primaryGrant.isRevoked()) {
-                    return RETRY;
-                }
-                long base = last;
-                long now = policy.nowLogical();
-                long cacheFloor = policy.timeCacheFloor(now);
-                if (holdings.timestampOf(last) < cacheFloor) {
-                    // Idle longer than the cache cap: drop the stale cache in whole milliseconds, so that decoded
-                    // timestamps stay near real time. Never so far that the batch would end ahead of the clock.
-                    // The low bits are each table's own cycle, so this jump leaves id % 2^L balanced.
-                    long jump = holdings.counterAt(cacheFloor - holdings.timestampOf(last));
-                    long ahead = holdings.timestampOf(last + jump + count) - now;
-                    if (ahead > 0) {
-                        jump = Math.max(0, jump - holdings.counterAt(ahead));
-                    }
-                    base = last + jump;
-                }
-                long next = base + count;
-                long timestamp = holdings.timestampOf(next);
-                if (timestamp > now && timestamp > policy.preciseNowLogical()) {
-                    if (last == startCounter) {
-                        // A counter that issued nothing yet may start ahead of this clock (its floor lies ahead): wait
-                        // for its first millisecond only within the tolerance. Beyond it, a batch waits like a burst.
-                        policy.awaitStart(holdings.timestampOf(startCounter + 1), primaryGrant);
-                        policy.awaitClock(timestamp, Long.MIN_VALUE);
-                    } else {
-                        capWaits.increment();
-                        policy.awaitClock(timestamp, holdings.timestampOf(last));
+                long nowCounter = clock.millis() * perMillisecond - epochCounter;
+                long next = last + count;
+                // A sealed counter (SEALED lies below every cache floor) goes the careful way too, and returns RETRY there.
+                if (last >= nowCounter - timeCacheSpan && next < nowCounter + perMillisecond && next < issuableBelow) {
+                    if (COUNTER.compareAndSet(this, last, next)) {
+                        return next;
                     }
                     continue;
                 }
-                if (timestamp > IdLayout.MAX_TIMESTAMP) {
-                    throw new IdUnavailableException("SnowKey cannot issue an id: the 41 timestamp bits ran out at "
-                            + Instant.ofEpochMilli(layout.toWallClock(IdLayout.MAX_TIMESTAMP)) + "; configure a later epoch");
-                }
-                LeaseGrant blocking = firstGrantBelow(base + 1, count, layout.toWallClock(timestamp));
-                if (blocking != null) {
-                    if (blocking != primaryGrant) {
-                        dropInDoubt(this, blocking);
-                        return RETRY;
-                    }
-                    if (!policy.awaitCeiling(blocking, layout.toWallClock(timestamp))) {
-                        return RETRY;
-                    }
-                    continue;
-                }
-                if (COUNTER.compareAndSet(this, last, next)) {
-                    return next;
+                long reserved = reserveCarefully(last, count, policy.nowLogical());
+                if (reserved != AGAIN) {
+                    return reserved;
                 }
             }
+        }
+
+        /**
+         * The rules of the historical clock where the common case does not apply: the time cache's cap, waiting for the
+         * clock (or for a counter's first millisecond), the end of the timestamp bits, a holding at its ceiling.
+         *
+         * @return the last value reserved, {@link #RETRY} when this counter can no longer issue, or {@link #AGAIN}
+         */
+        private long reserveCarefully(final long last, final int count, final long now) {
+            if (last == SEALED) {
+                return RETRY;
+            }
+            long base = last;
+            long cacheFloor = policy.timeCacheFloor(now);
+            if (last < holdings.counterAt(cacheFloor)) {
+                // Idle longer than the cache cap: drop the stale cache in whole milliseconds, so that decoded
+                // timestamps stay near real time. Never so far that the batch would end ahead of the clock.
+                // The low bits are each table's own cycle, so this jump leaves id % 2^L balanced.
+                long jump = holdings.counterAt(cacheFloor - holdings.timestampOf(last));
+                long ahead = holdings.timestampOf(last + jump + count) - now;
+                if (ahead > 0) {
+                    jump = Math.max(0, jump - holdings.counterAt(ahead));
+                }
+                base = last + jump;
+            }
+            long next = base + count;
+            long timestamp = holdings.timestampOf(next);
+            if (timestamp > now && timestamp > policy.preciseNowLogical()) {
+                if (last == startCounter) {
+                    // A counter that issued nothing yet may start ahead of this clock (its floor lies ahead): wait
+                    // for its first millisecond only within the tolerance. Beyond it, a batch waits like a burst.
+                    policy.awaitStart(holdings.timestampOf(startCounter + 1), primaryGrant);
+                    policy.awaitClock(timestamp, Long.MIN_VALUE);
+                } else {
+                    capWaits.increment();
+                    policy.awaitClock(timestamp, holdings.timestampOf(last));
+                }
+                return AGAIN;
+            }
+            if (timestamp > IdLayout.MAX_TIMESTAMP) {
+                throw new IdUnavailableException("SnowKey cannot issue an id: the 41 timestamp bits ran out at "
+                        + Instant.ofEpochMilli(layout.toWallClock(IdLayout.MAX_TIMESTAMP)) + "; configure a later epoch");
+            }
+            if (next >= issuableBelow) {
+                // Past the ceilings as last read: read them again (a renewal raised them), and look at the holdings
+                // these values go to only if one is still below.
+                long limit = issuableLimit();
+                issuableBelow = limit;
+                if (next >= limit) {
+                    LeaseGrant blocking = firstGrantBelow(base + 1, count, layout.toWallClock(timestamp));
+                    if (blocking != null) {
+                        if (blocking != primaryGrant) {
+                            dropInDoubt(this, blocking);
+                            return RETRY;
+                        }
+                        return policy.awaitCeiling(blocking, layout.toWallClock(timestamp)) ? AGAIN : RETRY;
+                    }
+                }
+            }
+            return COUNTER.compareAndSet(this, last, next) ? next : AGAIN;
+        }
+
+        /**
+         * The first combined counter value past the lowest ceiling of the holdings (as read now) or past the last
+         * timestamp the layout can carry. Ceilings only rise, so a limit read earlier is never above the true one.
+         */
+        private long issuableLimit() {
+            long ceiling = LeaseGrant.UNBOUNDED;
+            for (int rank = 0; rank < holdings.count(); rank++) {
+                ceiling = Math.min(ceiling, holdings.grant(rank).ceilingMillis());
+            }
+            long lastTimestamp = ceiling == LeaseGrant.UNBOUNDED ? IdLayout.MAX_TIMESTAMP : Math.min(IdLayout.MAX_TIMESTAMP, layout.toLogical(ceiling));
+            return holdings.counterAt(lastTimestamp + 1);
         }
 
         /**
@@ -508,11 +595,24 @@ final class IdSpace {
             }
         }
 
-        /** What the grant of holding {@code rank} sees of this counter when it is released: the last value of its rank. */
+        /**
+         * What the grant of holding {@code rank} sees of this counter: its revocation seals the counter, and its release
+         * sees the last value of its rank.
+         */
         private HighWaterSource sourceOf(final int rank) {
-            return () -> {
-                long lastOfRank = holdings.lastOfRank(rank, startCounter + 1, sealCounter());
-                return lastOfRank == Long.MIN_VALUE ? Long.MIN_VALUE : layout.toWallClock(holdings.timestampOf(lastOfRank));
+            return new HighWaterSource() {
+                @Override
+                public long seal() {
+                    long lastOfRank = holdings.lastOfRank(rank, startCounter + 1, sealCounter());
+                    return lastOfRank == Long.MIN_VALUE ? Long.MIN_VALUE : layout.toWallClock(holdings.timestampOf(lastOfRank));
+                }
+
+                @Override
+                public void revoked() {
+                    // One flag for every holding: the id path reads only the counter. The next call moves on under the lock,
+                    // to the lease's next grant (the primary revoked) or without the revoked extra.
+                    sealCounter();
+                }
             };
         }
     }

@@ -55,6 +55,11 @@ final class IssuePolicy {
         return nowLogical - maxTimeCacheMillis;
     }
 
+    /** The time cache's cap, ms: a counter never issues further behind the clock than this. */
+    long timeCacheCapMillis() {
+        return maxTimeCacheMillis;
+    }
+
     /** The time cache a counter has when its last timestamp lags the clock by {@code lagMillis}: the lag, within 0 and the cap. */
     long timeCacheOf(final long lagMillis) {
         return Math.max(0, Math.min(maxTimeCacheMillis, lagMillis));

@@ -1,6 +1,7 @@
 package org.snowkey.keygen.generator;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * One sequence stream: the ids of one table (or of all tables of a {@code global} key generator).
@@ -13,12 +14,29 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SequenceStream {
 
+    private static final VarHandle CYCLE;
+
+    static {
+        try {
+            CYCLE = MethodHandles.lookup().findVarHandle(SequenceStream.class, "cycle", long.class);
+        } catch (final ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private final String name;
 
     private final IdSpace idSpace;
 
-    /** Ids this stream issued; its low L bits are the low bits of the stream's next id. */
-    private final AtomicLong cycle = new AtomicLong();
+    /**
+     * Calls of this stream so far; its low L bits are the low bits of the stream's next id. Advanced with an opaque read
+     * and write, not an atomic step: an id costs one compare-and-set (on the id space's counter), and a second atomic
+     * step would double it. Two calls on this stream at the same instant may take one position: their ids stay unique
+     * and increasing (the high counter orders them, the low bits never do), and {@code id % 2^L} stays balanced over
+     * the table's ids, not call by call (docs/design.md, "One id space per worker id").
+     */
+    @SuppressWarnings("unused")
+    private long cycle;
 
     SequenceStream(final String name, final IdSpace idSpace) {
         this.name = name;
@@ -31,8 +49,7 @@ public final class SequenceStream {
 
     /** The next id. */
     public long nextId() {
-        IdSpace.Reservation reserved = idSpace.reserve(1);
-        return reserved.holdings().compose(reserved.last(), cycle.getAndIncrement());
+        return idSpace.nextId(advanceCycle(1));
     }
 
     /** The next {@code count} ids, increasing in this stream, reserved in one atomic step. */
@@ -40,8 +57,16 @@ public final class SequenceStream {
         if (count < 1) {
             throw new IllegalArgumentException("a batch holds at least one id, asked for " + count);
         }
+        long firstPosition = advanceCycle(count);
         IdSpace.Reservation reserved = idSpace.reserve(count);
-        return new IdBatch(reserved.holdings(), reserved.last() - count + 1, cycle.getAndAdd(count), count);
+        return new IdBatch(reserved.holdings(), reserved.last() - count + 1, firstPosition, count);
+    }
+
+    /** Moves the cycle on by {@code count} positions and returns the first (see {@link #cycle}). */
+    private long advanceCycle(final int count) {
+        long position = (long) CYCLE.getOpaque(this);
+        CYCLE.setOpaque(this, position + count);
+        return position;
     }
 
     /** How far the worker id's logical timestamp lags the wall clock: the ids a burst can take at once, in ms. */
@@ -49,9 +74,12 @@ public final class SequenceStream {
         return idSpace.timeCacheMillis();
     }
 
-    /** Ids this stream issued since it was created (for metrics; exact once calls have returned). */
+    /**
+     * Ids this stream was asked for since it was created (for metrics): exact for calls one after the other; calls on
+     * this stream at the same instant may count once, and a call that failed counts too.
+     */
     public long idsIssued() {
-        return cycle.get();
+        return (long) CYCLE.getOpaque(this);
     }
 
     @Override

@@ -75,11 +75,18 @@ public final class LeaseGrant {
         }
     }
 
-    /** Stops issuing on this grant at once (lease lost, expired or released). The first reason wins. */
+    /**
+     * Stops issuing on this grant at once (lease lost, expired or released). The first reason wins. The counters
+     * attached are told ({@link HighWaterSource#revoked}): a generator's hot path watches one flag per counter instead
+     * of every holding's grant.
+     */
     public void revoke(final String reason) {
         synchronized (this) {
             if (revocationReason == null) {
                 revocationReason = reason;
+                for (HighWaterSource each : sources) {
+                    each.revoked();
+                }
             }
         }
     }
@@ -111,9 +118,10 @@ public final class LeaseGrant {
     }
 
     /**
-     * Registers a stream issuing on this grant so that a release can freeze it.
+     * Registers a counter issuing on this grant so that a revocation reaches it and a release can freeze it. A counter
+     * attached to a grant revoked already is told at once, under the same lock as {@link #revoke}: none is missed.
      *
-     * @return false when the grant is already sealed: the stream must not issue on it
+     * @return false when the grant is already sealed: the counter must not issue on it
      */
     public boolean attach(final HighWaterSource source) {
         synchronized (this) {
@@ -121,6 +129,9 @@ public final class LeaseGrant {
                 return false;
             }
             sources.add(source);
+            if (revocationReason != null) {
+                source.revoked();
+            }
             return true;
         }
     }

@@ -313,6 +313,35 @@ class HoldingsTest {
     }
 
     @Test
+    void anExtraRevokedWhileTheNextCounterStartsIssuesNothingMore() {
+        SteppingClock stepping = new SteppingClock(clock);
+        IdGenerator generator = new IdGenerator(SMALL_POOL, pool.open(), stepping, new ClockRules(10, 0), 3, null);
+        List<Long> ids = new ArrayList<>();
+        ids.add(generator.nextId());
+        MemoryLeasePool.PoolLease kept = (MemoryLeasePool.PoolLease) GeneratorTestAccess.addHolding(generator).orElseThrow();
+        GeneratorTestAccess.addHolding(generator).orElseThrow();
+        assertArrayEquals(new int[] {0, 1, 2}, generator.workerIds());
+        ids.addAll(generator.nextIds(6));
+        int lost = kept.grant().workerId();
+        // Giving the newest extra back starts the next counter on the others. The kept extra's grant is revoked after
+        // the checks of the extras and before the counter attaches to it: the attachment itself must see it.
+        stepping.runAfterNextPreciseRead(() -> kept.grant().revoke("lost (test)"));
+        assertTrue(GeneratorTestAccess.removeHolding(generator));
+        List<Long> after = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            after.add(generator.nextId());
+        }
+        after.addAll(generator.nextIds(8));
+        for (long each : after) {
+            assertTrue(generator.decode(each).workerId() != lost, "no id on the revoked holding: " + generator.decode(each));
+        }
+        assertArrayEquals(new int[] {0}, generator.workerIds());
+        assertTrue(kept.isClosed(), "the dropped holding's lease is closed");
+        ids.addAll(after);
+        assertUniqueAndIncreasing(generator, ids);
+    }
+
+    @Test
     void anExtraGivenBackWhileTheLeaseCannotGetANumberIsStillReleased() {
         IdGenerator generator = generator(2);
         MemoryLeasePool.PoolLease primary = (MemoryLeasePool.PoolLease) generator.lease();
@@ -344,12 +373,14 @@ class HoldingsTest {
         assertUniqueAndIncreasing(generator, ids);
     }
 
-    /** A wall clock that steps back (NTP) right after one chosen precise read. */
+    /** A wall clock that steps back (NTP), or lets something else happen, right after one chosen precise read. */
     private static final class SteppingClock implements WallClock {
 
         private final ManualClock clock;
 
         private long stepBack;
+
+        private Runnable meanwhile;
 
         SteppingClock(final ManualClock clock) {
             this.clock = clock;
@@ -357,6 +388,10 @@ class HoldingsTest {
 
         void stepBackAfterNextPreciseRead(final long millis) {
             stepBack = millis;
+        }
+
+        void runAfterNextPreciseRead(final Runnable action) {
+            meanwhile = action;
         }
 
         @Override
@@ -370,6 +405,11 @@ class HoldingsTest {
             if (stepBack > 0) {
                 clock.advance(-stepBack);
                 stepBack = 0;
+            }
+            Runnable action = meanwhile;
+            meanwhile = null;
+            if (action != null) {
+                action.run();
             }
             return now;
         }
