@@ -29,11 +29,12 @@ public final class SequenceStream {
     private final IdSpace idSpace;
 
     /**
-     * Calls of this stream so far; its low L bits are the low bits of the stream's next id. Advanced with an opaque read
-     * and write, not an atomic step: an id costs one compare-and-set (on the id space's counter), and a second atomic
-     * step would double it. Two calls on this stream at the same instant may take one position: their ids stay unique
-     * and increasing (the high counter orders them, the low bits never do), and {@code id % 2^L} stays balanced over
-     * the table's ids, not call by call (docs/design.md, "One id space per worker id").
+     * Ids this stream issued; its low L bits are the low bits of the stream's next id. Read before and written after
+     * the reservation with opaque accesses, not an atomic step: an id costs one compare-and-set (on the id space's
+     * counter), and a second atomic step would double it. Two calls on this stream at the same instant may take one
+     * position: their ids stay unique and increasing (the high counter orders them, the low bits never do), and
+     * {@code id % 2^L} stays balanced over the table's ids, not call by call (docs/design.md, "One id space per worker
+     * id"). A call that fails takes no position.
      */
     @SuppressWarnings("unused")
     private long cycle;
@@ -49,7 +50,10 @@ public final class SequenceStream {
 
     /** The next id. */
     public long nextId() {
-        return idSpace.nextId(advanceCycle(1));
+        long position = (long) CYCLE.getOpaque(this);
+        long id = idSpace.nextId(position);
+        CYCLE.setOpaque(this, position + 1);
+        return id;
     }
 
     /** The next {@code count} ids, increasing in this stream, reserved in one atomic step. */
@@ -57,16 +61,10 @@ public final class SequenceStream {
         if (count < 1) {
             throw new IllegalArgumentException("a batch holds at least one id, asked for " + count);
         }
-        long firstPosition = advanceCycle(count);
+        long firstPosition = (long) CYCLE.getOpaque(this);
         IdSpace.Reservation reserved = idSpace.reserve(count);
+        CYCLE.setOpaque(this, firstPosition + count);
         return new IdBatch(reserved.holdings(), reserved.last() - count + 1, firstPosition, count);
-    }
-
-    /** Moves the cycle on by {@code count} positions and returns the first (see {@link #cycle}). */
-    private long advanceCycle(final int count) {
-        long position = (long) CYCLE.getOpaque(this);
-        CYCLE.setOpaque(this, position + count);
-        return position;
     }
 
     /** How far the worker id's logical timestamp lags the wall clock: the ids a burst can take at once, in ms. */
@@ -75,8 +73,8 @@ public final class SequenceStream {
     }
 
     /**
-     * Ids this stream was asked for since it was created (for metrics): exact for calls one after the other; calls on
-     * this stream at the same instant may count once, and a call that failed counts too.
+     * Ids this stream issued since it was created (for metrics): exact once calls one after the other have returned;
+     * calls on this stream at the same instant may count once (see {@link #cycle}).
      */
     public long idsIssued() {
         return (long) CYCLE.getOpaque(this);

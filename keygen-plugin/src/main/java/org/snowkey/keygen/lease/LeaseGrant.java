@@ -12,8 +12,9 @@ import java.util.List;
  * write. A successor on the same worker id starts above the ceiling, so every id issued at or below it is
  * unique whatever happens to this process afterwards.
  *
- * <p>The generator reads {@link #isRevoked()} and {@link #ceilingMillis()} on every id, so both are plain
- * volatile fields.
+ * <p>A revocation seals every counter attached ({@link HighWaterSource#revoked}), so the generator's id path reads
+ * neither field; it reads the ceiling when its cached lower bound of the ceilings is passed. Both are plain volatile
+ * fields.
  */
 public final class LeaseGrant {
 
@@ -77,8 +78,8 @@ public final class LeaseGrant {
 
     /**
      * Stops issuing on this grant at once (lease lost, expired or released). The first reason wins. The counters
-     * attached are told ({@link HighWaterSource#revoked}): a generator's hot path watches one flag per counter instead
-     * of every holding's grant.
+     * attached are told ({@link HighWaterSource#revoked}) and seal: a generator's id path reads its counter only, never
+     * a holding's grant.
      */
     public void revoke(final String reason) {
         synchronized (this) {

@@ -8,8 +8,9 @@ import org.snowkey.keygen.layout.IdLayout;
 /**
  * Where the generator gets its worker id from: a static number, or a lease from a registry.
  *
- * <p>One instance serves every generator of a scope (registry, namespace, pool) in the JVM. Implementations
- * keep {@link #currentGrant()} cheap once a grant is held: the generator calls it for every id.
+ * <p>One instance serves every generator of a scope (registry, namespace, pool) in the JVM. The generator asks
+ * {@link #currentGrant()} when it starts a counter, not for every id: a lease ends a grant by revoking it
+ * ({@link LeaseGrant#revoke}), which stops every counter on it, and a grant never issues above its ceiling.
  */
 public interface WorkerLease extends AutoCloseable {
 

@@ -21,9 +21,11 @@ import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.testing.ManualClock;
 
 /**
- * A thread paused between reading the lease's grant and reading the stream's counter must never bring a stale
- * grant back, nor open a second live counter on the grant in force. The pause is placed
- * exactly, with a lease that parks one chosen thread after it has read the grant.
+ * A thread paused inside the counter of a grant that is lost meanwhile must never issue on the stale grant, nor open a
+ * second live counter on the grant in force. The id path reads no grant (a revocation seals the counter), so the pause
+ * is placed where a stale view can be held now: after the thread read the counter's last value and before its
+ * compare-and-set, with a clock that parks one chosen thread at its first reading. The lease is asked for its grant only
+ * under the id space's lock; a lease that parks there must not block the count of issued ids.
  */
 class LeaseChangeInterleavingTest {
 
@@ -34,12 +36,20 @@ class LeaseChangeInterleavingTest {
 
     @Test
     @Timeout(60)
-    void aThreadHoldingAStaleGrantDoesNotOpenASecondCounterOnTheNewGrant() throws Exception {
+    void aThreadPausedInsideTheCounterOfALostGrantDoesNotOpenASecondCounterOnTheNewGrant() throws Exception {
         ManualClock manual = new ManualClock(T);
         Map<String, AtomicInteger> preciseReads = new ConcurrentHashMap<>();
+        CountDownLatch paused = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        AtomicInteger staleReadings = new AtomicInteger();
         WallClock clock = new WallClock() {
             @Override
             public long millis() {
+                if (Thread.currentThread().getName().equals("stale") && staleReadings.incrementAndGet() == 1) {
+                    // Read on the id path between the counter's last value and the compare-and-set.
+                    paused.countDown();
+                    awaitQuietly(resume);
+                }
                 return manual.millis();
             }
 
@@ -50,20 +60,21 @@ class LeaseChangeInterleavingTest {
             }
         };
         LeaseGrant first = new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1");
-        GatedLease lease = new GatedLease(first, "stale");
+        GatedLease lease = new GatedLease(first, "no thread");
         SequenceStream stream = new IdGenerator(LAYOUT, lease, clock, new ClockRules(10_000, 10_000)).stream("t");
         stream.nextId();
         manual.advance(5);
 
-        // C reads the first grant and stops before it looks at the stream's counter.
+        // C reads the first grant's counter and stops before its compare-and-set.
         CompletableFuture<Long> stale = CompletableFuture.supplyAsync(stream::nextId, runnable -> new Thread(runnable, "stale").start());
-        assertTrue(lease.paused.await(10, TimeUnit.SECONDS), "the stale thread reached the pause");
+        assertTrue(paused.await(10, TimeUnit.SECONDS), "the stale thread reached the pause");
 
         // The first grant is lost; a second is acquired. A burst runs its counter to the clock's edge.
         first.revoke("lost in a test");
         LeaseGrant second = new LeaseGrant(2, T, LeaseGrant.UNBOUNDED, "worker id 2");
         lease.replace(second);
         long lastOfBurst = stream.nextId();
+        assertEquals(2, LAYOUT.decode(lastOfBurst).workerId(), "the id space moved to the second grant");
         // The edge: the high sequence (shared by every stream of the worker id) at its last value of the millisecond.
         while (LAYOUT.decode(lastOfBurst).sequence() >> LAYOUT.sequenceLowBits() != LAYOUT.sustainedIdsPerMillisecond() - 1) {
             lastOfBurst = stream.nextId();
@@ -71,8 +82,9 @@ class LeaseChangeInterleavingTest {
         // B needs the next millisecond and waits for it inside the counter.
         CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(stream::nextId, runnable -> new Thread(runnable, "waiter").start());
         awaitPreciseReads(preciseReads, "waiter");
-        // C resumes with the stale grant and also comes to wait for the next millisecond; then the clock moves on.
-        lease.resume.countDown();
+        // C resumes with its stale view of the first counter and also comes to wait for the next millisecond; then the
+        // clock moves on.
+        resume.countDown();
         awaitPreciseReads(preciseReads, "stale");
         manual.advance(1);
         long fromWaiter = waiting.get(10, TimeUnit.SECONDS);
@@ -80,6 +92,14 @@ class LeaseChangeInterleavingTest {
         assertNotEquals(fromWaiter, fromStale, "two threads got the same id " + LAYOUT.decode(fromWaiter));
         assertEquals(2, LAYOUT.decode(fromStale).workerId(), "the stale grant is never issued on again");
         assertTrue(fromWaiter > lastOfBurst && fromStale > lastOfBurst);
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     // A stream moving to a new grant waits for the lease under the stream's lock (up to the acquire
@@ -90,13 +110,15 @@ class LeaseChangeInterleavingTest {
     void countingIssuedIdsDoesNotWaitForALeaseBeingAcquired() throws Exception {
         ManualClock clock = new ManualClock(T);
         LeaseGrant first = new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1");
-        GatedLease lease = new GatedLease(first, "mover", 2);
+        // The mover's first question to the lease: the id path asks none; the move does, under the id space's lock.
+        GatedLease lease = new GatedLease(first, "mover", 1);
         SequenceStream stream = new IdGenerator(LAYOUT, lease, clock, new ClockRules(10_000, 10_000)).stream("t");
         stream.nextId();
         clock.advance(5);
         first.revoke("lost in a test");
         lease.replace(new LeaseGrant(2, T, LeaseGrant.UNBOUNDED, "worker id 2"));
-        // The mover finds the grant changed and, under the stream's lock, asks the lease again: the lease is acquiring.
+        // The mover finds its counter sealed by the revocation and, under the id space's lock, asks the lease: the lease is
+        // acquiring.
         CompletableFuture<Long> moving = CompletableFuture.supplyAsync(stream::nextId, runnable -> new Thread(runnable, "mover").start());
         assertTrue(lease.paused.await(10, TimeUnit.SECONDS), "the mover waits for the lease");
         try {

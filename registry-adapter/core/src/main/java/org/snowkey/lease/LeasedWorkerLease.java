@@ -124,8 +124,9 @@ public final class LeasedWorkerLease implements WorkerLease {
     public LeaseGrant currentGrant() {
         OwnedRecord current = owned;
         if (current != null && !current.grant().isRevoked()) {
-            // The renewal thread may be stuck in a registry call: the expiry is checked here too, so that issuing stops
-            // at once when it passes. The cached clock only lags, which errs towards a later check, never an early one.
+            // The renewal thread may be stuck in a registry call: the expiry is checked here too, so that no caller (a
+            // generator starting a counter) is handed an expired grant. A counter already on it is bounded by the ceiling,
+            // never above the expiry. The cached clock only lags, which errs towards a later check, never an early one.
             if (clock.millis() <= current.expiresAt()) {
                 return current.grant();
             }

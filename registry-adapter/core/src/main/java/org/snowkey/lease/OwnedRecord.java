@@ -22,7 +22,7 @@ final class OwnedRecord {
 
     private long storeVersion;
 
-    /** Read on the hot path without the lock: the expiry as last written durably. */
+    /** Read without the lock (currentGrant): the expiry as last written durably. */
     private volatile long expiresAt;
 
     /**
