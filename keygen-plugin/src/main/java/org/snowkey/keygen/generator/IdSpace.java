@@ -385,7 +385,7 @@ final class IdSpace {
 
         /**
          * Counter value of a counter frozen by a release, a revocation or a move: every compare-and-set against it fails,
-         * and it lies below every time cache floor, so the id path's one range check sends it the careful way.
+         * and the id path sends it the careful way (which returns RETRY).
          */
         private static final long SEALED = Long.MIN_VALUE;
 
@@ -472,8 +472,10 @@ final class IdSpace {
                 long last = (long) COUNTER.getVolatile(this);
                 long nowCounter = clock.millis() * perMillisecond - epochCounter;
                 long next = last + count;
-                // A sealed counter (SEALED lies below every cache floor) goes the careful way too, and returns RETRY there.
-                if (last >= nowCounter - timeCacheSpan && next < nowCounter + perMillisecond && next < issuableBelow) {
+                // A sealed counter goes the careful way, and returns RETRY there. Checked apart: the range check alone does
+                // not exclude SEALED, since nowCounter - timeCacheSpan wraps to Long.MIN_VALUE for some allowed layouts, caps
+                // and clock readings (W = 1, L = 0, two holdings, the largest cap, the clock 1 ms before the epoch).
+                if (last != SEALED && last >= nowCounter - timeCacheSpan && next < nowCounter + perMillisecond && next < issuableBelow) {
                     if (COUNTER.compareAndSet(this, last, next)) {
                         return next;
                     }
