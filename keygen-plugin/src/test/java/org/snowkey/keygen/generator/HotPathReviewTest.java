@@ -124,4 +124,69 @@ class HotPathReviewTest {
         assertNotEquals(lastOfBurst, fromStale);
         assertTrue(fromStale > lastOfBurst, "above the burst on the new grant");
     }
+
+    /**
+     * The id path no longer asks the lease per id, so an expiry the lease's renewal thread has not noticed (stuck in a
+     * registry call) is first met at the grant's ceiling. There the lease must be asked again, as every id asked it
+     * before: it notices the expiry, revokes and acquires anew. Waiting for a renewal that cannot come failed every call
+     * with "lease ceiling reached" instead.
+     */
+    @Test
+    @Timeout(30)
+    void aLeaseExpiredUnnoticedIsAskedAgainAtItsCeilingInsteadOfFailing() {
+        IdLayout layout = IdLayout.of(20, 1, EPOCH);
+        long t = EPOCH + 1_000_000;
+        ManualClock clock = new ManualClock(t).advanceOnPause(true);
+        ExpiringLease lease = new ExpiringLease(clock, new LeaseGrant(1, t, t + 100, "worker id 1"), t + 100);
+        IdGenerator generator = new IdGenerator(layout, lease, clock, new ClockRules(10, 10_000));
+        SequenceStream stream = generator.stream("t");
+        stream.nextId();
+        clock.advance(200);
+        // Two ids per ms: a batch of 300 reaches 150 ms past the first id, beyond the first grant's ceiling.
+        IdBatch batch = stream.nextIds(300);
+        for (int i = 0; i < batch.size(); i++) {
+            var decoded = layout.decode(batch.id(i));
+            if (decoded.workerId() == 1) {
+                assertTrue(decoded.timestamp().toEpochMilli() <= t + 100, "no id of the expired grant above its ceiling: " + decoded);
+            }
+        }
+        assertEquals(2, layout.decode(batch.id(batch.size() - 1)).workerId(), "the lease was asked again and moved on");
+    }
+
+    /** A lease that notices its expiry only when asked for its grant, as a registry lease whose renewals are stuck. */
+    private static final class ExpiringLease implements org.snowkey.keygen.lease.WorkerLease {
+
+        private final ManualClock clock;
+
+        private LeaseGrant grant;
+
+        private long expiresAt;
+
+        ExpiringLease(final ManualClock clock, final LeaseGrant grant, final long expiresAt) {
+            this.clock = clock;
+            this.grant = grant;
+            this.expiresAt = expiresAt;
+        }
+
+        @Override
+        public synchronized LeaseGrant currentGrant() {
+            if (clock.millis() > expiresAt) {
+                grant.revoke("expired (test)");
+                long floor = expiresAt + 1;
+                expiresAt = clock.millis() + 10_000;
+                grant = new LeaseGrant(2, floor, expiresAt, "worker id 2");
+            }
+            return grant;
+        }
+
+        @Override
+        public String describe() {
+            return "expiring test lease";
+        }
+
+        @Override
+        public synchronized void close() {
+            grant.sealForRelease("closed");
+        }
+    }
 }
