@@ -541,6 +541,11 @@ final class IdSpace {
                             dropInDoubt(this, blocking);
                             return RETRY;
                         }
+                        // The lease may have expired unnoticed (its renewals stuck): asked, it revokes and acquires anew, as
+                        // every id asked it before the id path stopped asking. Otherwise wait for a renewal.
+                        if (lease.currentGrant() != primaryGrant) {
+                            return RETRY;
+                        }
                         return policy.awaitCeiling(blocking, layout.toWallClock(timestamp)) ? AGAIN : RETRY;
                     }
                 }
