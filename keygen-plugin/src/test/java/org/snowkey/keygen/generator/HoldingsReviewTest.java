@@ -23,6 +23,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -124,6 +125,9 @@ class HoldingsReviewTest {
         int threads = 4;
         List<List<Long>> issued = new ArrayList<>();
         AtomicBoolean done = new AtomicBoolean();
+        // The workers keep pace with the changes (at most 30 calls per step ahead), so that every step of the set finds
+        // them issuing: free-running, a fast id path finished its calls before the set had changed much.
+        AtomicInteger steps = new AtomicInteger();
         List<Thread> workers = new ArrayList<>();
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         for (int t = 0; t < threads; t++) {
@@ -135,6 +139,9 @@ class HoldingsReviewTest {
                 int calls = 0;
                 try {
                     while (!done.get() && calls++ < 15_000) {
+                        while (calls > 30 * (steps.get() + 1) && !done.get()) {
+                            Thread.yield();
+                        }
                         if (random.nextBoolean()) {
                             mine.add(stream.nextId());
                         } else {
@@ -175,6 +182,7 @@ class HoldingsReviewTest {
             } else {
                 clock.advance(chaos.nextInt(3));
             }
+            steps.incrementAndGet();
             Thread.yield();
         }
         done.set(true);
