@@ -367,6 +367,25 @@ final class IdSpace {
         });
     }
 
+    /**
+     * Counter values one thread reserved in one compare-and-set to issue one by one: {@code next..end}, the counter standing
+     * at {@code end}. Only {@code owner} reads or writes {@code next}.
+     */
+    private static final class Run {
+
+        private final Thread owner;
+
+        private final long end;
+
+        private long next;
+
+        Run(final Thread owner, final long next, final long end) {
+            this.owner = owner;
+            this.next = next;
+            this.end = end;
+        }
+    }
+
     /** What one reservation got: the holdings it was issued on and the last combined counter value reserved. */
     record Reservation(Holdings holdings, long last) {
     }
@@ -388,6 +407,12 @@ final class IdSpace {
          * and the id path sends it the careful way (which returns RETRY).
          */
         private static final long SEALED = Long.MIN_VALUE;
+
+        /** {@link #takeFromRun}'s answer when the calling thread has no run to issue from. */
+        private static final long NO_RUN = Long.MIN_VALUE;
+
+        /** The longest run of values one thread reserves in one compare-and-set. */
+        private static final int MAX_RUN = 64;
 
         private static final VarHandle COUNTER;
 
@@ -433,6 +458,14 @@ final class IdSpace {
          */
         private volatile long issuableBelow;
 
+        /** The run of values the thread that reserved it issues from, one at a time, without an atomic step. */
+        private volatile Run run;
+
+        /** The thread of the last single-id reservation, and the length of its last run: hints for {@link #runEnd}. */
+        private Thread lastCaller;
+
+        private int runLength;
+
         GrantCounter(final LeaseGrant primaryGrant, final Holdings holdings, final long startCounter) {
             this.primaryGrant = primaryGrant;
             this.holdings = holdings;
@@ -468,6 +501,12 @@ final class IdSpace {
          * @return the last value reserved, or {@link #RETRY} when this counter can no longer issue
          */
         long reserve(final int count) {
+            if (count == 1) {
+                long fromRun = takeFromRun();
+                if (fromRun != NO_RUN) {
+                    return fromRun;
+                }
+            }
             while (true) {
                 long last = (long) COUNTER.getVolatile(this);
                 long nowCounter = clock.millis() * perMillisecond - epochCounter;
@@ -476,6 +515,16 @@ final class IdSpace {
                 // not exclude SEALED, since nowCounter - timeCacheSpan wraps to Long.MIN_VALUE for some allowed layouts, caps
                 // and clock readings (W = 1, L = 0, two holdings, the largest cap, the clock 1 ms before the epoch).
                 if (last != SEALED && last >= nowCounter - timeCacheSpan && next < nowCounter + perMillisecond && next < issuableBelow) {
+                    if (count == 1) {
+                        long runEnd = runEnd(next, nowCounter);
+                        if (runEnd != next) {
+                            if (COUNTER.compareAndSet(this, last, runEnd)) {
+                                run = new Run(Thread.currentThread(), next + 1, runEnd);
+                                return next;
+                            }
+                            continue;
+                        }
+                    }
                     if (COUNTER.compareAndSet(this, last, next)) {
                         return next;
                     }
@@ -486,6 +535,58 @@ final class IdSpace {
                     return reserved;
                 }
             }
+        }
+
+        /**
+         * The next value of the calling thread's run, or {@link #NO_RUN}. A value of the run is issued only while the
+         * counter still stands at the run's end: any other reservation (another thread's id or batch, this thread's
+         * batch) moves the counter past it, and a seal (a release, a revocation, a move to the next counter) freezes it,
+         * so the rest of the run is abandoned and nothing issues below what another call issued after it. The counter is
+         * read last, after the clock: a run value is issued only if, at the moment that read is made, the counter has
+         * issued nothing after the run and has not been sealed, so the id takes its place before every later
+         * reservation and before the seal (which accounts for the whole run: the high-water mark covers it).
+         */
+        private long takeFromRun() {
+            Run current = run;
+            if (current == null || current.owner != Thread.currentThread()) {
+                return NO_RUN;
+            }
+            long value = current.next;
+            long nowCounter = clock.millis() * perMillisecond - epochCounter;
+            // The same rules as the common case: within the time cache, not ahead of the clock (it may have moved back).
+            if (value > current.end || value < nowCounter - timeCacheSpan || value >= nowCounter + perMillisecond
+                    || (long) COUNTER.getVolatile(this) != current.end) {
+                return NO_RUN;
+            }
+            current.next = value + 1;
+            return value;
+        }
+
+        /**
+         * Where a run starting at {@code next} ends, or {@code next} for no run. A thread takes a run only when it made
+         * the last single-id reservation too (so that threads taking turns do not abandon each other's runs), and the run
+         * doubles each time up to {@link #MAX_RUN}; threads taking turns start again at one. The run stays in the time
+         * cache (it ends a millisecond behind the clock, so the sustained rate at the clock is never spent on runs
+         * abandoned), below every ceiling, and inside the millisecond of {@code next}, which must already have given each
+         * holding a value: a run abandoned then leaves every holding's high-water mark in the millisecond of its last id.
+         * {@link #lastCaller} and {@link #runLength} are hints written racily: any value gives a safe run.
+         */
+        private long runEnd(final long next, final long nowCounter) {
+            Thread caller = Thread.currentThread();
+            if (lastCaller != caller) {
+                lastCaller = caller;
+                runLength = 1;
+                return next;
+            }
+            int length = Math.min(MAX_RUN, Math.max(1, runLength) << 1);
+            runLength = length;
+            long millisecondStart = holdings.counterAt(holdings.timestampOf(next));
+            if (next - millisecondStart < holdings.count()) {
+                return next;
+            }
+            long end = Math.min(next + length - 1, millisecondStart + perMillisecond - 1);
+            end = Math.min(end, Math.min(issuableBelow - 1, nowCounter - perMillisecond - 1));
+            return Math.max(end, next);
         }
 
         /**
