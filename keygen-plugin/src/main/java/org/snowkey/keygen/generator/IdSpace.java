@@ -182,11 +182,28 @@ final class IdSpace {
     }
 
     /**
+     * Replaces a counter idle for longer than the time cache's cap by one that starts in millisecond {@code startLogical}
+     * (behind the clock by the cap), unless the id space moved on meanwhile. A jump on the same counter would skip values
+     * that each holding's high-water mark counts as issued ({@link Holdings#lastOfRank}): a holding given back would then
+     * write a later millisecond than its last id.
+     */
+    private synchronized void restartAfterIdle(final GrantCounter idle, final long startLogical) {
+        if (grantCounter == idle && !idle.isSealed()) {
+            replaceCounter(idle.primaryGrant, startLogical);
+        }
+    }
+
+    /**
      * Seals the counter in force and starts the next on {@code primary} and every extra holding whose grant still
      * stands (the others are dropped and their leases closed), in a millisecond after everything the sealed counter
      * issued and at or above every holding's floor. Called under this object's lock.
      */
     private GrantCounter replaceCounter(final LeaseGrant primary) {
+        return replaceCounter(primary, layout.toLogical(policy.clock().preciseMillis()));
+    }
+
+    /** {@link #replaceCounter(LeaseGrant)} in millisecond {@code startLogical} or later (never before a holding's floor). */
+    private GrantCounter replaceCounter(final LeaseGrant primary, final long startLogical) {
         dropRevokedExtras(primary);
         GrantCounter previous = grantCounter;
         long previousLast = previous == null ? Long.MIN_VALUE : previous.sealCounter();
@@ -198,7 +215,7 @@ final class IdSpace {
             floor = Math.max(floor, each.grant.floorMillis());
         }
         Holdings holdings = Holdings.of(layout, grants);
-        long start = layout.toLogical(Math.max(policy.clock().preciseMillis(), floor));
+        long start = Math.max(startLogical, layout.toLogical(floor));
         if (previous != null) {
             // Continue after everything issued on the previous counter, in a fresh millisecond.
             start = Math.max(start, previous.holdings.timestampOf(previousLast) + 1);
@@ -377,12 +394,16 @@ final class IdSpace {
 
         private final long end;
 
+        /** The wall clock millisecond of every value of the run. */
+        private final long millis;
+
         private long next;
 
-        Run(final Thread owner, final long next, final long end) {
+        Run(final Thread owner, final long next, final long end, final long millis) {
             this.owner = owner;
             this.next = next;
             this.end = end;
+            this.millis = millis;
         }
     }
 
@@ -442,6 +463,8 @@ final class IdSpace {
 
         private final long timeCacheSpan;
 
+        private final long timeCacheCapMillis;
+
         /** What each holding's grant sees of this counter, by rank (attached when the counter starts). */
         private final HighWaterSource[] sources;
 
@@ -474,6 +497,7 @@ final class IdSpace {
             this.perMillisecond = holdings.counterAt(1);
             this.epochCounter = layout.epochMillis() * perMillisecond;
             this.timeCacheSpan = holdings.counterAt(policy.timeCacheCapMillis());
+            this.timeCacheCapMillis = policy.timeCacheCapMillis();
             this.counter = startCounter;
             this.sealedAt = startCounter;
             this.sources = new HighWaterSource[holdings.count()];
@@ -506,6 +530,10 @@ final class IdSpace {
                 if (fromRun != NO_RUN) {
                     return fromRun;
                 }
+            } else {
+                // A batch abandons the caller's run: a thread mixing ids and batches starts its runs again at one, so that
+                // each batch does not waste the rest of a long run (and with it the time cache).
+                lastCaller = null;
             }
             while (true) {
                 long last = (long) COUNTER.getVolatile(this);
@@ -519,7 +547,7 @@ final class IdSpace {
                         long runEnd = runEnd(next, nowCounter);
                         if (runEnd != next) {
                             if (COUNTER.compareAndSet(this, last, runEnd)) {
-                                run = new Run(Thread.currentThread(), next + 1, runEnd);
+                                run = new Run(Thread.currentThread(), next + 1, runEnd, layout.toWallClock(holdings.timestampOf(next)));
                                 return next;
                             }
                             continue;
@@ -552,9 +580,9 @@ final class IdSpace {
                 return NO_RUN;
             }
             long value = current.next;
-            long nowCounter = clock.millis() * perMillisecond - epochCounter;
-            // The same rules as the common case: within the time cache, not ahead of the clock (it may have moved back).
-            if (value > current.end || value < nowCounter - timeCacheSpan || value >= nowCounter + perMillisecond
+            // The same rules as the common case, for a run that lies in one millisecond: not ahead of the clock (it may have
+            // moved back) and within the time cache's cap, 0 <= now - millis <= cap (a negative difference compares as huge).
+            if (value > current.end || Long.compareUnsigned(clock.millis() - current.millis, timeCacheCapMillis) > 0
                     || (long) COUNTER.getVolatile(this) != current.end) {
                 return NO_RUN;
             }
@@ -599,20 +627,26 @@ final class IdSpace {
             if (last == SEALED) {
                 return RETRY;
             }
-            long base = last;
             long cacheFloor = policy.timeCacheFloor(now);
-            if (last < holdings.counterAt(cacheFloor)) {
+            // The next value, not the last, is what must not lie behind the cap: a counter restarted there stands at the
+            // value before its first millisecond.
+            if (last + 1 < holdings.counterAt(cacheFloor)) {
                 // Idle longer than the cache cap: drop the stale cache in whole milliseconds, so that decoded
                 // timestamps stay near real time. Never so far that the batch would end ahead of the clock.
                 // The low bits are each table's own cycle, so this jump leaves id % 2^L balanced.
-                long jump = holdings.counterAt(cacheFloor - holdings.timestampOf(last));
-                long ahead = holdings.timestampOf(last + jump + count) - now;
+                long jumpMillis = cacheFloor - holdings.timestampOf(last);
+                long ahead = holdings.timestampOf(last + holdings.counterAt(jumpMillis) + count) - now;
                 if (ahead > 0) {
-                    jump = Math.max(0, jump - holdings.counterAt(ahead));
+                    jumpMillis = Math.max(0, jumpMillis - ahead);
                 }
-                base = last + jump;
+                if (jumpMillis > 0) {
+                    // Not by moving this counter past values it never issued: each holding's high-water mark counts every
+                    // value up to the last as issued. The next counter starts in the millisecond jumped to instead.
+                    restartAfterIdle(this, holdings.timestampOf(last) + jumpMillis);
+                    return RETRY;
+                }
             }
-            long next = base + count;
+            long next = last + count;
             long timestamp = holdings.timestampOf(next);
             if (timestamp > now && timestamp > policy.preciseNowLogical()) {
                 if (last == startCounter) {
@@ -636,7 +670,7 @@ final class IdSpace {
                 long limit = issuableLimit();
                 issuableBelow = limit;
                 if (next >= limit) {
-                    LeaseGrant blocking = firstGrantBelow(base + 1, count, layout.toWallClock(timestamp));
+                    LeaseGrant blocking = firstGrantBelow(last + 1, count, layout.toWallClock(timestamp));
                     if (blocking != null) {
                         if (blocking != primaryGrant) {
                             dropInDoubt(this, blocking);

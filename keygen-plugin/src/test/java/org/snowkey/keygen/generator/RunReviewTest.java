@@ -325,16 +325,14 @@ class RunReviewTest {
     }
 
     /**
-     * FAILS on eb18992 and on its parent 94e2717: not brought by runs. Three holdings (24 values per millisecond). One
-     * thread takes the values 0, 1 and 2 of a millisecond (one per holding), then idles longer than the time cache's
-     * cap: its next call jumps (reserveCarefully) by whole milliseconds to {@code now - cap}, keeping the position in the
-     * millisecond, so values 0..2 of the new millisecond are skipped, not issued. It takes values 3 (rank 0) and 4
-     * (rank 1; on eb18992 with a run 5.. held, rank 2 at 5). The newest extra (rank 2) is given back: its release writes
-     * the new millisecond ({@code Holdings.lastOfRank} counts the skipped value 2, or the run's 5), although its last id
-     * is in the old one. design.md, "Exact high-water mark per rank", promises the last timestamp issued on it. Harmless
-     * for a successor (the mark lies at {@code now - cap}, behind the clock), but not exact; and runEnd's start condition
-     * ("at least K values into its millisecond", so every holding already has a value there) assumes the values before
-     * it in its millisecond were issued, which after the jump they were not.
+     * Three holdings (24 values per millisecond). One thread takes the values 0, 1 and 2 of a millisecond (one per
+     * holding), then idles longer than the time cache's cap, takes two ids, and the newest extra (rank 2) is given back:
+     * its release must write the millisecond of its last id (design.md, "Exact high-water mark per rank"). Failed on
+     * eb18992 and on its parent 94e2717: the call after the idle jumped the same counter by whole milliseconds to
+     * {@code now - cap}, keeping the position in the millisecond, so values 0..2 of the new millisecond were skipped,
+     * and {@code Holdings.lastOfRank} counted the skipped value 2 as issued; runEnd's start condition ("at least K values
+     * into its millisecond") assumed the same. Now the idle counter is replaced by one starting at the first value of
+     * the millisecond jumped to, so every counter issues every value up to its last.
      */
     @Test
     @Timeout(30)
@@ -454,13 +452,14 @@ class RunReviewTest {
     // --- the time cache spent on runs abandoned ---------------------------------------------------------------------------
 
     /**
-     * FAILS on eb18992 (cost, not safety). One thread alternates a single id and a batch of 2 (a ShardingSphere
+     * Cost, not safety (failed on eb18992). One thread alternates a single id and a batch of 2 (a ShardingSphere
      * connection mixing single-row and two-row INSERTs), with a time cache of 100 ms (default layout: 256 values per
      * millisecond). A batch does not go through runEnd, so it leaves {@code lastCaller} and {@code runLength} as they
      * were: every single id after it reserves a run of up to 64 (doubling to 64 and staying there), takes its first
      * value, and the batch that follows abandons the other 63. 100 rounds issue 300 ids, 300 counter values (1.2 ms of
      * the cache); on eb18992 they spent 24 ms of it (about 60 values a round), and the burst capacity
-     * after idleness (the design's "2 s idle = 2000 x 256 ids ready at once") shrinks accordingly.
+     * after idleness (the design's "2 s idle = 2000 x 256 ids ready at once") shrank accordingly. Now a batch resets the
+     * hints, so the thread's single ids start again at no run.
      */
     @Test
     @Timeout(30)
