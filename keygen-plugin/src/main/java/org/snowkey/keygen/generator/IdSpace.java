@@ -639,10 +639,13 @@ final class IdSpace {
                 if (ahead > 0) {
                     jumpMillis = Math.max(0, jumpMillis - ahead);
                 }
-                if (jumpMillis > 0) {
+                long restartAt = holdings.timestampOf(last) + jumpMillis;
+                // Only forward: the next value may already lie in the millisecond jumped to (a batch that must not end ahead
+                // of the clock jumps less), and a counter started there would stand where this one does, for ever.
+                if (restartAt > holdings.timestampOf(last + 1)) {
                     // Not by moving this counter past values it never issued: each holding's high-water mark counts every
                     // value up to the last as issued. The next counter starts in the millisecond jumped to instead.
-                    restartAfterIdle(this, holdings.timestampOf(last) + jumpMillis);
+                    restartAfterIdle(this, restartAt);
                     return RETRY;
                 }
             }

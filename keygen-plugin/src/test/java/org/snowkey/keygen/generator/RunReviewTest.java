@@ -360,6 +360,31 @@ class RunReviewTest {
         assertReleasedAtItsLastId(pool, newest, ids);
     }
 
+    /**
+     * No time cache (cap 0): the counter ends a millisecond at its last value, and the clock moves on 5 ms. The next
+     * single id jumps to the clock's millisecond less one (the id would otherwise end one millisecond ahead), which is the
+     * millisecond its next value lies in already. Replacing the counter there started the next at the same place, whose
+     * next call replaced it again, for ever (the lease simulator hung on d934204). The id must come.
+     */
+    @Test
+    // A thread of its own: the loop never waits, so an interrupt would not end it.
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aCounterIdlePastTheCapWhoseNextValueLiesInTheMillisecondJumpedToIssues() {
+        ManualClock clock = new ManualClock(T);
+        IdGenerator generator = new IdGenerator(LAYOUT, new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1")), clock,
+                new ClockRules(CAP, 0));
+        SequenceStream stream = generator.stream("t");
+        long last = Long.MIN_VALUE;
+        for (int i = 0; i < LAYOUT.sustainedIdsPerMillisecond(); i++) {
+            last = stream.nextId();
+        }
+        assertEquals(T, wallClockOf(last), "the clock's millisecond is full");
+        clock.advance(5);
+        long next = stream.nextId();
+        assertTrue(next > last, next + " after " + last);
+        assertEquals(T + 4, wallClockOf(next), "issued in the millisecond jumped to");
+    }
+
     // --- guard (e): a run ends a millisecond behind the clock -------------------------------------------------------------
 
     /**
