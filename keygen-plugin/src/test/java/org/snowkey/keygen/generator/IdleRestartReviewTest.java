@@ -384,6 +384,60 @@ class IdleRestartReviewTest {
         assertEquals(null, RunReviewTest.liveRunOfCallingThread(generator), "no run reserved by the first single id after a batch");
     }
 
+    /**
+     * A caller found the counter idle past the cap and waits for the id space's lock in restartAfterIdle (the test holds
+     * it); meanwhile an extra holding is given back, which starts the next counter at the clock. The caller must move to
+     * that counter, not replace it again: a second replacement would start a millisecond later (after the counter's "last
+     * millisecond", the one before its start) and the call would wait for the clock, or abandon what others issue there.
+     */
+    @Test
+    @Timeout(30)
+    void aRestartQueuedBehindAGiveBackMovesToTheCounterTheGiveBackStarted() throws Exception {
+        ManualClock clock = new ManualClock(T).advanceOnPause(true);
+        MemoryLeasePool pool = new MemoryLeasePool(4, clock);
+        MemoryLeasePool.PoolLease lease = pool.open();
+        IdGenerator generator = GeneratorTestAccess.withManualHoldings(LAYOUT, lease, clock, new ClockRules(CAP, CAP), 2);
+        SequenceStream stream = generator.stream("t");
+        long first = stream.nextId();
+        clock.advance(1);
+        GeneratorTestAccess.addHolding(generator).orElseThrow();
+        stream.nextId();
+        clock.advance(3 * CAP);
+        IdSpace idSpace = generator.idSpace();
+        java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor(r -> new Thread(r, "caller"));
+        try {
+            java.util.concurrent.Future<Long> id;
+            long removedAt;
+            Thread callerThread;
+            synchronized (idSpace) {
+                id = caller.submit(stream::nextId);
+                callerThread = waitForBlocked(caller);
+                assertTrue(java.util.Arrays.stream(callerThread.getStackTrace()).anyMatch(f -> f.getMethodName().equals("restartAfterIdle")),
+                        "the caller waits in restartAfterIdle");
+                GeneratorTestAccess.removeHolding(generator);
+                removedAt = clock.millis();
+            }
+            long issued = id.get(20, TimeUnit.SECONDS);
+            assertTrue(issued > first);
+            assertEquals(removedAt, wallClockOf(issued), "the caller issued on the counter the give-back started, at the clock: " + LAYOUT.decode(issued));
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
+    private static Thread waitForBlocked(final java.util.concurrent.ExecutorService executor) throws Exception {
+        for (int i = 0; i < 2_000; i++) {
+            for (Thread each : Thread.getAllStackTraces().keySet()) {
+                if (each.getName().equals("caller") && each.getState() == Thread.State.BLOCKED) {
+                    return each;
+                }
+            }
+            Thread.sleep(5);
+        }
+        fail("the caller never blocked on the id space's lock");
+        return null;
+    }
+
     // --- races -----------------------------------------------------------------------------------------------------------
 
     /**
