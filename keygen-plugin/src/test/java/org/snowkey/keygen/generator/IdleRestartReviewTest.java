@@ -387,8 +387,9 @@ class IdleRestartReviewTest {
     /**
      * A caller found the counter idle past the cap and waits for the id space's lock in restartAfterIdle (the test holds
      * it); meanwhile an extra holding is given back, which starts the next counter at the clock. The caller must move to
-     * that counter, not replace it again: a second replacement would start a millisecond later (after the counter's "last
-     * millisecond", the one before its start) and the call would wait for the clock, or abandon what others issue there.
+     * that counter, not replace it again. Another thread issues on the give-back's counter first, so a second replacement
+     * (the {@code grantCounter == idle} check removed: the idle counter is sealed by then, so isSealed alone also skips it)
+     * would seal that counter and start one a millisecond later, and the caller would wait for the clock.
      */
     @Test
     @Timeout(30)
@@ -416,6 +417,14 @@ class IdleRestartReviewTest {
                         "the caller waits in restartAfterIdle");
                 GeneratorTestAccess.removeHolding(generator);
                 removedAt = clock.millis();
+                // Another thread issues on the new counter meanwhile (the id path takes no lock).
+                java.util.concurrent.ExecutorService other = java.util.concurrent.Executors.newSingleThreadExecutor();
+                try {
+                    long fromOther = other.submit(stream::nextId).get(20, TimeUnit.SECONDS);
+                    assertEquals(removedAt, wallClockOf(fromOther));
+                } finally {
+                    other.shutdownNow();
+                }
             }
             long issued = id.get(20, TimeUnit.SECONDS);
             assertTrue(issued > first);
