@@ -630,21 +630,16 @@ final class IdSpace {
             long cacheFloor = policy.timeCacheFloor(now);
             // The next value, not the last, is what must not lie behind the cap: a counter restarted there stands at the
             // value before its first millisecond.
-            if (last + 1 < holdings.counterAt(cacheFloor)) {
-                // Idle longer than the cache cap: drop the stale cache in whole milliseconds, so that decoded
-                // timestamps stay near real time. Never so far that the batch would end ahead of the clock.
-                // The low bits are each table's own cycle, so this jump leaves id % 2^L balanced.
-                long jumpMillis = cacheFloor - holdings.timestampOf(last);
-                long ahead = holdings.timestampOf(last + holdings.counterAt(jumpMillis) + count) - now;
-                if (ahead > 0) {
-                    jumpMillis = Math.max(0, jumpMillis - ahead);
-                }
-                long restartAt = holdings.timestampOf(last) + jumpMillis;
-                // Only forward: the next value may already lie in the millisecond jumped to (a batch that must not end ahead
-                // of the clock jumps less), and a counter started there would stand where this one does, for ever.
-                if (restartAt > holdings.timestampOf(last + 1)) {
-                    // Not by moving this counter past values it never issued: each holding's high-water mark counts every
-                    // value up to the last as issued. The next counter starts in the millisecond jumped to instead.
+            long nextTimestamp = holdings.timestampOf(last + 1);
+            if (nextTimestamp < cacheFloor) {
+                // Idle longer than the cache cap: drop the stale cache in whole milliseconds, so that decoded timestamps
+                // stay near real time. Not by moving this counter past values it never issued (each holding's high-water
+                // mark counts every value up to the last as issued): the next counter starts at the first value of the
+                // cap's millisecond, or earlier if the batch asking would end ahead of the clock from there. Only forward
+                // of the next value: a counter started at it would find the same start again, for ever. The low bits are
+                // each table's own cycle, so id % 2^L stays balanced.
+                long restartAt = Math.min(cacheFloor, now - holdings.timestampOf(count - 1));
+                if (restartAt > nextTimestamp) {
                     restartAfterIdle(this, restartAt);
                     return RETRY;
                 }

@@ -52,7 +52,7 @@ class IdleRestartReviewTest {
     // --- a restart that does not move: the call spins (livelock) -----------------------------------------------------------
 
     /**
-     * FAILS on d934204 (livelock). The time cache is off (cap 0, allowed: "0 turns the cache off"). One id at T, then 100
+     * Failed on d934204 (livelock). The time cache is off (cap 0, allowed: "0 turns the cache off"). One id at T, then 100
      * ms idle, then a batch of 8 (one millisecond of values). The cap branch computes a jump that, shortened so the batch
      * does not end ahead of the clock, starts the next counter at {@code now - 1}, which still lies behind the cap's floor
      * ({@code now}); on the restarted counter the same branch computes a jump of exactly one millisecond from the value
@@ -79,7 +79,7 @@ class IdleRestartReviewTest {
     }
 
     /**
-     * FAILS on d934204 (livelock), the same story with a cache: cap 1,000 ms, 5,000 ms idle, a batch of 12,000 values
+     * Failed on d934204 (livelock), the same story with a cache: cap 1,000 ms, 5,000 ms idle, a batch of 12,000 values
      * (1,500 ms of them, more than the cache holds). The first restart starts at {@code now - 1500} (the batch then ends at
      * the clock), behind the floor {@code now - 1000}; the next computes a jump of one millisecond shortened by the batch
      * and restarts in place, forever.
@@ -101,7 +101,7 @@ class IdleRestartReviewTest {
     }
 
     /**
-     * FAILS on d934204 (a spin until the clock ticks). Cache off (cap 0); the counter's last id is the last value of its
+     * Failed on d934204 (a spin until the clock ticks). Cache off (cap 0); the counter's last id is the last value of its
      * millisecond (8 ids in ms T), then 100 ms idle and one id. The first restart starts at {@code now - 1} (a single id
      * one past the millisecond's end would be ahead otherwise), behind the floor; the restarted counter restarts in place
      * until the clock moves. A real clock moves within a millisecond, so this one ends, but only after a busy loop of

@@ -362,9 +362,10 @@ class RunReviewTest {
 
     /**
      * No time cache (cap 0): the counter ends a millisecond at its last value, and the clock moves on 5 ms. The next
-     * single id jumps to the clock's millisecond less one (the id would otherwise end one millisecond ahead), which is the
-     * millisecond its next value lies in already. Replacing the counter there started the next at the same place, whose
-     * next call replaced it again, for ever (the lease simulator hung on d934204). The id must come.
+     * single id must come, in the clock's millisecond. On d934204 the jump, shortened by one millisecond so that the id
+     * would not lie ahead, was counted from the last value: the counter was replaced in the clock's millisecond less one,
+     * and the next call found that counter behind the cap, jumped it by the same shortened millisecond to the same place,
+     * and replaced it again, for ever (the lease simulator hung there).
      */
     @Test
     // A thread of its own: the loop never waits, so an interrupt would not end it.
@@ -382,7 +383,7 @@ class RunReviewTest {
         clock.advance(5);
         long next = stream.nextId();
         assertTrue(next > last, next + " after " + last);
-        assertEquals(T + 4, wallClockOf(next), "issued in the millisecond jumped to");
+        assertEquals(T + 5, wallClockOf(next), "with the cache off, the id carries the clock's millisecond");
     }
 
     // --- guard (e): a run ends a millisecond behind the clock -------------------------------------------------------------
