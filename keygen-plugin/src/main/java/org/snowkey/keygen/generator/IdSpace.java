@@ -77,7 +77,7 @@ final class IdSpace {
     long nextId(final long cycle) {
         GrantCounter current = currentCounter();
         while (true) {
-            long last = current.reserve(1);
+            long last = current.reserveOne();
             if (last != GrantCounter.RETRY) {
                 return current.holdings.compose(last, cycle);
             }
@@ -525,34 +525,14 @@ final class IdSpace {
          * @return the last value reserved, or {@link #RETRY} when this counter can no longer issue
          */
         long reserve(final int count) {
-            if (count == 1) {
-                long fromRun = takeFromRun();
-                if (fromRun != NO_RUN) {
-                    return fromRun;
-                }
-            } else {
-                // A batch abandons the caller's run: a thread mixing ids and batches starts its runs again at one, so that
-                // each batch does not waste the rest of a long run (and with it the time cache).
-                lastCaller = null;
-            }
+            // A batch abandons the caller's run: a thread mixing ids and batches starts its runs again at one, so that each
+            // batch does not waste the rest of a long run (and with it the time cache).
+            lastCaller = null;
             while (true) {
                 long last = (long) COUNTER.getVolatile(this);
                 long nowCounter = clock.millis() * perMillisecond - epochCounter;
                 long next = last + count;
-                // A sealed counter goes the careful way, and returns RETRY there. Checked apart: the range check alone does
-                // not exclude SEALED, since nowCounter - timeCacheSpan wraps to Long.MIN_VALUE for some allowed layouts, caps
-                // and clock readings (W = 1, L = 0, two holdings, the largest cap, the clock 1 ms before the epoch).
-                if (last != SEALED && last >= nowCounter - timeCacheSpan && next < nowCounter + perMillisecond && next < issuableBelow) {
-                    if (count == 1) {
-                        long runEnd = runEnd(next, nowCounter);
-                        if (runEnd != next) {
-                            if (COUNTER.compareAndSet(this, last, runEnd)) {
-                                run = new Run(Thread.currentThread(), next + 1, runEnd, layout.toWallClock(holdings.timestampOf(next)));
-                                return next;
-                            }
-                            continue;
-                        }
-                    }
+                if (isCommonCase(last, next, nowCounter)) {
                     if (COUNTER.compareAndSet(this, last, next)) {
                         return next;
                     }
@@ -563,6 +543,49 @@ final class IdSpace {
                     return reserved;
                 }
             }
+        }
+
+        /**
+         * {@link #reserve} of one value, from the calling thread's run if it holds one, else reserving a run when the thread
+         * keeps asking ({@link #runEnd}). Apart from {@link #reserve} so that the JIT compiles each for its own callers: a
+         * shared method compiled while batches ran (the benchmarks spend the time cache with batches) met its first single
+         * id with a deoptimization.
+         */
+        long reserveOne() {
+            long fromRun = takeFromRun();
+            if (fromRun != NO_RUN) {
+                return fromRun;
+            }
+            while (true) {
+                long last = (long) COUNTER.getVolatile(this);
+                long nowCounter = clock.millis() * perMillisecond - epochCounter;
+                long next = last + 1;
+                if (isCommonCase(last, next, nowCounter)) {
+                    long runEnd = runEnd(next, nowCounter);
+                    if (COUNTER.compareAndSet(this, last, runEnd)) {
+                        if (runEnd != next) {
+                            run = new Run(Thread.currentThread(), next + 1, runEnd, layout.toWallClock(holdings.timestampOf(next)));
+                        }
+                        return next;
+                    }
+                    continue;
+                }
+                long reserved = reserveCarefully(last, 1, policy.nowLogical());
+                if (reserved != AGAIN) {
+                    return reserved;
+                }
+            }
+        }
+
+        /**
+         * Within the time cache, not ahead of the clock and below every ceiling as last read: the reservation of the values
+         * {@code last + 1 .. next} needs nothing but the compare-and-set. A sealed counter goes the careful way, and returns
+         * RETRY there. Checked apart: the range check alone does not exclude SEALED, since nowCounter - timeCacheSpan wraps
+         * to Long.MIN_VALUE for some allowed layouts, caps and clock readings (W = 1, L = 0, two holdings, the largest cap,
+         * the clock 1 ms before the epoch).
+         */
+        private boolean isCommonCase(final long last, final long next, final long nowCounter) {
+            return last != SEALED && last >= nowCounter - timeCacheSpan && next < nowCounter + perMillisecond && next < issuableBelow;
         }
 
         /**
