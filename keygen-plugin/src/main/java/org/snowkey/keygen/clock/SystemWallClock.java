@@ -16,40 +16,47 @@ final class SystemWallClock implements WallClock {
 
     static final SystemWallClock INSTANCE = new SystemWallClock();
 
-    private volatile long cached = System.currentTimeMillis();
+    /** What {@link #cached} holds until the ticker runs: no reading of the wall clock is 0 (1970-01-01T00:00:00Z). */
+    private static final long NOT_TICKING = 0;
 
-    private volatile boolean tickerStarted;
+    /** The clock as the ticker last read it, or {@link #NOT_TICKING}: one read on the id path tells both. */
+    private volatile long cached = NOT_TICKING;
 
-    private SystemWallClock() {
+    /** Guarded by this object's lock: one ticker, even for a wall clock that reads 0. */
+    private boolean tickerStarted;
+
+    /** One per JVM ({@link #INSTANCE}); tests make their own to see a ticker start. */
+    SystemWallClock() {
     }
 
     @Override
     public long millis() {
-        if (!tickerStarted) {
-            startTicker();
-            return preciseMillis();
-        }
-        return cached;
+        long now = cached;
+        return now != NOT_TICKING ? now : startTicker();
     }
 
     @Override
     public long preciseMillis() {
         long now = System.currentTimeMillis();
-        // Readers of the cache must not see it go backwards because of our write racing the ticker's.
-        if (now > cached) {
+        long seen = cached;
+        // Readers of the cache must not see it go backwards because of our write racing the ticker's; and before the
+        // ticker runs, the cache stays empty (a value there would be read as the ticker's, and never refreshed).
+        if (now > seen && seen != NOT_TICKING) {
             cached = now;
         }
         return now;
     }
 
-    private synchronized void startTicker() {
-        if (tickerStarted) {
-            return;
+    /** Starts the ticker unless it runs, and reads the clock. */
+    private synchronized long startTicker() {
+        if (!tickerStarted) {
+            tickerStarted = true;
+            cached = System.currentTimeMillis();
+            Thread ticker = new Thread(this::tick, "snowkey-clock-ticker");
+            ticker.setDaemon(true);
+            ticker.start();
         }
-        Thread ticker = new Thread(this::tick, "snowkey-clock-ticker");
-        ticker.setDaemon(true);
-        ticker.start();
-        tickerStarted = true;
+        return preciseMillis();
     }
 
     private void tick() {

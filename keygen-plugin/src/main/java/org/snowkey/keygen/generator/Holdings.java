@@ -140,9 +140,11 @@ final class Holdings {
      * in a row); written out here because every field read on an id's path costs (HoldingsArithmeticTest checks both agree).
      */
     long compose(final long combined, final long cycle) {
+        long[] bits = workerIdBits;
         long high = quotient(combined);
-        int rank = countShift >= 0 ? (int) combined & (count - 1) : (int) (combined - high * count);
-        return high << highCounterShift | workerIdBits[rank] | cycle & cycleMask;
+        // Masked by the array's length (the count, when a power of two), so the JIT drops the index check.
+        int rank = countShift >= 0 ? (int) combined & (bits.length - 1) : (int) (combined - high * count);
+        return high << highCounterShift | bits[rank] | cycle & cycleMask;
     }
 
     /**

@@ -73,8 +73,24 @@ final class IdSpace {
     /**
      * The id of one call: one combined counter value, composed with the calling stream's cycle position. Kept apart
      * from {@link #reserve} so that a single id allocates nothing.
+     *
+     * <p>Only the calling thread's run is tried here; everything else is {@link #reserveOneId}. This method is what every
+     * caller inlines: compiled with the whole reservation in it, it grew past the size up to which the JIT inlines a
+     * method already compiled on its own, and each id paid a real call.
      */
     long nextId(final long cycle) {
+        GrantCounter current = grantCounter;
+        if (current != null) {
+            long fromRun = current.takeFromRun();
+            if (fromRun != GrantCounter.NO_RUN) {
+                return current.holdings.compose(fromRun, cycle);
+            }
+        }
+        return reserveOneId(cycle);
+    }
+
+    /** {@link #nextId} without a run to issue from: one compare-and-set, which may reserve the thread a run. */
+    private long reserveOneId(final long cycle) {
         GrantCounter current = currentCounter();
         while (true) {
             long last = current.reserveOne();
@@ -430,7 +446,7 @@ final class IdSpace {
         private static final long SEALED = Long.MIN_VALUE;
 
         /** {@link #takeFromRun}'s answer when the calling thread has no run to issue from. */
-        private static final long NO_RUN = Long.MIN_VALUE;
+        static final long NO_RUN = Long.MIN_VALUE;
 
         /** The longest run of values one thread reserves in one compare-and-set. */
         private static final int MAX_RUN = 64;
@@ -546,16 +562,11 @@ final class IdSpace {
         }
 
         /**
-         * {@link #reserve} of one value, from the calling thread's run if it holds one, else reserving a run when the thread
-         * keeps asking ({@link #runEnd}). Apart from {@link #reserve} so that the JIT compiles each for its own callers: a
-         * shared method compiled while batches ran (the benchmarks spend the time cache with batches) met its first single
-         * id with a deoptimization.
+         * {@link #reserve} of one value for a thread without a run to issue from ({@link #takeFromRun}), reserving it a run
+         * when it keeps asking ({@link #runEnd}). Apart from {@link #reserve} so that the JIT compiles each with the profile
+         * of its own callers (single ids, batches) rather than one mixed profile.
          */
         long reserveOne() {
-            long fromRun = takeFromRun();
-            if (fromRun != NO_RUN) {
-                return fromRun;
-            }
             while (true) {
                 long last = (long) COUNTER.getVolatile(this);
                 long nowCounter = clock.millis() * perMillisecond - epochCounter;
@@ -597,7 +608,7 @@ final class IdSpace {
          * issued nothing after the run and has not been sealed, so the id takes its place before every later
          * reservation and before the seal (which accounts for the whole run: the high-water mark covers it).
          */
-        private long takeFromRun() {
+        long takeFromRun() {
             Run current = run;
             if (current == null || current.owner != Thread.currentThread()) {
                 return NO_RUN;

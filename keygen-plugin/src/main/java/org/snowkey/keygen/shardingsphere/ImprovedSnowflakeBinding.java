@@ -19,7 +19,7 @@ import org.snowkey.keygen.runtime.SnowflakeSettings;
  * What an {@code IMPROVED_SNOWFLAKE} algorithm of any line does with SnowKey: the shared lifecycle
  * ({@link KeyGeneratorBinding}) over the generator of a worker id scope, and the sequence stream of an INSERT.
  */
-public final class ImprovedSnowflakeBinding extends KeyGeneratorBinding<SnowflakeSettings, SnowflakePlan, IdGenerator> {
+public final class ImprovedSnowflakeBinding extends KeyGeneratorBinding<SnowflakeSettings, SnowflakePlan, IdGenerator, SequenceStream> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ImprovedSnowflakeBinding.class);
 
@@ -84,11 +84,15 @@ public final class ImprovedSnowflakeBinding extends KeyGeneratorBinding<Snowflak
 
     /** The stream of an INSERT into that table ({@code sequence-scope: table}) or the scope's one stream ({@code global}). */
     public SequenceStream stream(final String database, final String table) {
-        IdGenerator current = issuer();
+        return forTable(database, table);
+    }
+
+    @Override
+    SequenceStream valueFor(final IdGenerator generator, final String database, final String table) {
         if (settings().generator().sequenceScope() == SequenceScope.GLOBAL) {
-            return current.stream(IdGenerator.DEFAULT_STREAM);
+            return generator.stream(IdGenerator.DEFAULT_STREAM);
         }
-        return streams.get(current, database, table);
+        return streams.get(generator, database, table);
     }
 
     /**

@@ -21,8 +21,9 @@ import org.snowkey.keygen.mode.ClusterRegistry;
  * @param <S> the settings parsed from the props
  * @param <P> the plan of the settings in a mode (where the issuer lives)
  * @param <T> the issuer: a generation of a worker id scope, or a segment scope
+ * @param <V> what an INSERT's table issues from in the issuer: a sequence stream, a segment sequence
  */
-abstract class KeyGeneratorBinding<S, P, T> {
+abstract class KeyGeneratorBinding<S, P, T, V> {
 
     /** The key generator type, for messages. */
     private final String type;
@@ -33,6 +34,12 @@ abstract class KeyGeneratorBinding<S, P, T> {
     private volatile S settings;
 
     private volatile T issuer;
+
+    /**
+     * The table of the last INSERT as ShardingSphere passed its names, the issuer and what the table issues from in it.
+     * Every change of {@link #issuer} forgets it ({@link #forTable}).
+     */
+    private volatile Route<T, V> lastRoute;
 
     /** What {@link #bind} was given, so that an issuer that closed under a live key generator is opened again the same way. */
     private volatile Optional<ClusterRegistry> boundCluster = Optional.empty();
@@ -71,6 +78,9 @@ abstract class KeyGeneratorBinding<S, P, T> {
 
     /** True once the issuer closed: nothing is issued from it any more. */
     abstract boolean isClosed(T issuer);
+
+    /** What an INSERT into {@code table} of {@code database} (names as passed, either may be null) issues from in {@code issuer}. */
+    abstract V valueFor(T issuer, String database, String table);
 
     /**
      * Parses and validates every prop, once, without I/O.
@@ -129,6 +139,7 @@ abstract class KeyGeneratorBinding<S, P, T> {
         boundCluster = cluster;
         boundOwner = owner;
         issuer = opened;
+        lastRoute = null;
     }
 
     /**
@@ -155,8 +166,36 @@ abstract class KeyGeneratorBinding<S, P, T> {
         }
         Object owner = boundOwner;
         current = owner == null ? open(planWithoutContext(settings()), null) : open(plan(settings(), boundCluster), owner);
+        // A route to the closed issuer is not taken (forTable): nothing to forget.
         issuer = current;
         return current;
+    }
+
+    /**
+     * What an INSERT into {@code table} issues from, in the issuer in force ({@link #issuer()}). An INSERT into the table
+     * of the previous one (ShardingSphere passes the same name strings for a cached statement) costs reference
+     * comparisons and a look at whether the route's issuer closed: the issuer itself is not read, since every change of it
+     * forgets the route.
+     */
+    final V forTable(final String database, final String table) {
+        Route<T, V> route = lastRoute;
+        if (route != null && route.database() == database && route.table() == table && !isClosed(route.issuer())) {
+            return route.value();
+        }
+        return route(database, table);
+    }
+
+    /** Kept apart from {@link #forTable} so the key path stays small enough for the JIT to inline. */
+    private V route(final String database, final String table) {
+        T current = issuer();
+        V value = valueFor(current, database, table);
+        lastRoute = new Route<>(current, database, table, value);
+        if (issuer != current) {
+            // The issuer changed since it was read here, and the change may have forgotten the route before this wrote
+            // it: forget it again. (Had the change come after this read of the issuer, it forgets the route itself.)
+            lastRoute = null;
+        }
+        return value;
     }
 
     /** Where settings would issue from without the mode, as a Spring bean that planned before it does; null when they cannot. */
@@ -166,5 +205,9 @@ abstract class KeyGeneratorBinding<S, P, T> {
         } catch (final RuntimeException ex) {
             return null;
         }
+    }
+
+    /** What {@link #lastRoute} holds. */
+    private record Route<T, V>(T issuer, String database, String table, V value) {
     }
 }

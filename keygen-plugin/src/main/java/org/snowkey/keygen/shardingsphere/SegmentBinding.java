@@ -22,7 +22,7 @@ import org.snowkey.keygen.segment.runtime.SegmentScope;
  * ({@link KeyGeneratorBinding}) over an allocator scope, and the sequence of an INSERT: the logic table's
  * ({@code <database>.<table>}, folded as ShardingSphere folds table names) or the shared {@code segment-key}.
  */
-public final class SegmentBinding extends KeyGeneratorBinding<SegmentGeneratorSettings, SegmentPlan, SegmentScope> {
+public final class SegmentBinding extends KeyGeneratorBinding<SegmentGeneratorSettings, SegmentPlan, SegmentScope, SegmentSequence> {
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentBinding.class);
 
@@ -139,10 +139,15 @@ public final class SegmentBinding extends KeyGeneratorBinding<SegmentGeneratorSe
 
     /**
      * The sequence of an INSERT into that table (its key folded as ShardingSphere folds table names), or the shared
-     * one. An INSERT into the table of the previous one costs reference comparisons ({@link TableCache}).
+     * one. An INSERT into the table of the previous one costs reference comparisons ({@link #forTable}).
      */
     public SegmentSequence sequence(final String database, final String table) {
-        return sequences.get(issuer(), database, table);
+        return forTable(database, table);
+    }
+
+    @Override
+    SegmentSequence valueFor(final SegmentScope scope, final String database, final String table) {
+        return sequences.get(scope, database, table);
     }
 
     /** The sequence of {@code segment-key}, for lines that do not name the table ({@link #initWithoutTables}). */
