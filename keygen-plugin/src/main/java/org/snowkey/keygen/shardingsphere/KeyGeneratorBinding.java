@@ -1,5 +1,7 @@
 package org.snowkey.keygen.shardingsphere;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Function;
@@ -24,6 +26,16 @@ import org.snowkey.keygen.mode.ClusterRegistry;
  * @param <V> what an INSERT's table issues from in the issuer: a sequence stream, a segment sequence
  */
 abstract class KeyGeneratorBinding<S, P, T, V> {
+
+    private static final VarHandle ISSUER;
+
+    static {
+        try {
+            ISSUER = MethodHandles.lookup().findVarHandle(KeyGeneratorBinding.class, "issuer", Object.class);
+        } catch (final ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     /** The key generator type, for messages. */
     private final String type;
@@ -165,10 +177,13 @@ abstract class KeyGeneratorBinding<S, P, T, V> {
                     + "), so it issues no keys; fix the cause and restart", failed);
         }
         Object owner = boundOwner;
-        current = owner == null ? open(planWithoutContext(settings()), null) : open(plan(settings(), boundCluster), owner);
-        // A route to the closed issuer is not taken (forTable): nothing to forget.
-        issuer = current;
-        return current;
+        T opened = owner == null ? open(planWithoutContext(settings()), null) : open(plan(settings(), boundCluster), owner);
+        // A bind (which takes no lock) may have set the issuer while this one opened: the bind's stands, made with what
+        // ShardingSphere handed over. A route to the closed issuer is not taken (forTable): nothing to forget.
+        if (!ISSUER.compareAndSet(this, current, opened)) {
+            return issuer;
+        }
+        return opened;
     }
 
     /**

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
- * Review of commit 1a74995 (the route of the last INSERT, {@link KeyGeneratorBinding#forTable}): a bind that
- * ShardingSphere makes while the first INSERT, never told the context, is still opening an issuer without it.
+ * A bind that ShardingSphere makes while the first INSERT, never told the context, is still opening an issuer without
+ * it (found reviewing the route of the last INSERT, {@link KeyGeneratorBinding#forTable}).
  */
 class KeyGeneratorBindingReviewTest {
 
@@ -30,8 +30,8 @@ class KeyGeneratorBindingReviewTest {
      * The first INSERT finds no issuer and opens one without the context (reopen, under the binding's lock); while that
      * open is under way ShardingSphere hands over its context and the bind completes (bind takes no lock). The INSERT's
      * open finishing afterwards must not undo the completed bind: every later INSERT issues from the bound issuer, the
-     * one the context owns and releases. On 1a74995 (and before it: this is reopen against bind, not the route) reopen
-     * writes its issuer over the bound one, and the route then serves it for good.
+     * one the context owns and releases. Failed before reopen installed its issuer by compare-and-set (older than the
+     * route: reopen wrote its issuer over the bound one, and the route then served it for good).
      */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
