@@ -147,7 +147,9 @@ public final class RunAll {
         Collection<RunResult> bursts = new Runner(base(BurstBenchmark.class.getName() + ".")
                 .param("generator", IdSource.SNOWKEY_SPI_HOLDINGS_13, IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13, IdSource.SS_SNOWFLAKE, IdSource.COSID,
                         IdSource.HUTOOL)
-                .warmupIterations(quick ? 1 : 2).measurementIterations(quick ? 2 : 5).build()).run();
+                // Nine measured shots: on a shared VM a shot runs up to 1.5x slower when a neighbour loads the core, so five
+                // left the median to chance.
+                .warmupIterations(quick ? 1 : 3).measurementIterations(quick ? 2 : 9).build()).run();
         Collection<RunResult> sustained = new Runner(timed(SustainedBatchBenchmark.class.getName() + ".", 1, 3, 1).build()).run();
         Map<String, LatencyReport.Result> latency = LatencyReport.runAll(IdSource.LATENCY, JVM_ARGS, quick);
         System.out.println();
