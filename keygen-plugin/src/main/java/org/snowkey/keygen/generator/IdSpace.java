@@ -449,7 +449,7 @@ final class IdSpace {
         static final long NO_RUN = Long.MIN_VALUE;
 
         /** The longest run of values one thread reserves in one compare-and-set. */
-        private static final int MAX_RUN = 64;
+        private static final int MAX_RUN = 256;
 
         private static final VarHandle COUNTER;
 
