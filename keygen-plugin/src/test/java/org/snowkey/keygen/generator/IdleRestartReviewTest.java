@@ -4,6 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.snowkey.keygen.generator.RunFixtures.CAP;
+import static org.snowkey.keygen.generator.RunFixtures.LAYOUT;
+import static org.snowkey.keygen.generator.RunFixtures.T;
+import static org.snowkey.keygen.generator.RunFixtures.assertReleasedAtItsLastId;
+import static org.snowkey.keygen.generator.RunFixtures.leaseOnWorkerId1;
+import static org.snowkey.keygen.generator.RunFixtures.wallClockOf;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,7 +31,6 @@ import org.snowkey.keygen.lease.LeaseUnavailableException;
 import org.snowkey.keygen.lease.WorkerLease;
 import org.snowkey.keygen.testing.ManualClock;
 import org.snowkey.keygen.testing.MemoryLeasePool;
-import org.snowkey.keygen.testing.SwitchableLease;
 
 /**
  * Review of commit d934204: a counter idle past the time cache's cap is replaced by one starting at the first value of
@@ -34,20 +39,6 @@ import org.snowkey.keygen.testing.SwitchableLease;
  * millisecond and worker id (W = 18, L = 1), as in RunReviewTest.
  */
 class IdleRestartReviewTest {
-
-    private static final IdLayout LAYOUT = IdLayout.of(18, 1, IdLayout.defaults().epochMillis());
-
-    private static final long T = LAYOUT.epochMillis() + 1_000_000L;
-
-    private static final long CAP = 1_000;
-
-    private static long wallClockOf(final long id) {
-        return LAYOUT.decode(id).timestamp().toEpochMilli();
-    }
-
-    private static SwitchableLease lease1() {
-        return new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1"));
-    }
 
     // --- a restart that does not move: the call spins (livelock) -----------------------------------------------------------
 
@@ -67,7 +58,7 @@ class IdleRestartReviewTest {
     void aBatchOfOneMillisecondAfterIdleWithTheCacheOffIsIssued() {
         ManualClock manual = new ManualClock(T).advanceOnPause(true);
         TickingClock clock = new TickingClock(manual, 100, 100_000);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease1(), clock, new ClockRules(CAP, 0));
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock, new ClockRules(CAP, 0));
         SequenceStream stream = generator.stream("t");
         long first = stream.nextId();
         manual.advance(100);
@@ -89,7 +80,7 @@ class IdleRestartReviewTest {
     void aBatchLargerThanTheTimeCacheAfterIdleIsIssued() {
         ManualClock manual = new ManualClock(T).advanceOnPause(true);
         TickingClock clock = new TickingClock(manual, 100, 100_000);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease1(), clock, new ClockRules(CAP, CAP));
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock, new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
         long first = stream.nextId();
         manual.advance(5 * CAP);
@@ -113,7 +104,7 @@ class IdleRestartReviewTest {
     void aSingleIdAfterIdleWithTheCacheOffDoesNotSpin() {
         ManualClock manual = new ManualClock(T).advanceOnPause(true);
         TickingClock clock = new TickingClock(manual, Long.MAX_VALUE, 10_000);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease1(), clock, new ClockRules(CAP, 0));
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock, new ClockRules(CAP, 0));
         SequenceStream stream = generator.stream("t");
         long last = Long.MIN_VALUE;
         for (int i = 0; i < 8; i++) {
@@ -139,7 +130,7 @@ class IdleRestartReviewTest {
     @Timeout(30)
     void restartsAcrossAClockThatStepsBackAndJumpsForwardKeepIdsIncreasingAndInsideTheCache() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease1(), clock, new ClockRules(10, CAP));
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock, new ClockRules(10, CAP));
         SequenceStream stream = generator.stream("t");
         List<Long> ids = new ArrayList<>();
         ids.add(stream.nextId());
@@ -218,16 +209,6 @@ class IdleRestartReviewTest {
         assertReleasedAtItsLastId(pool, lease.grant().workerId(), ids);
     }
 
-    private static void assertReleasedAtItsLastId(final MemoryLeasePool pool, final int workerId, final List<Long> ids) {
-        long last = Long.MIN_VALUE;
-        for (long each : ids) {
-            if (LAYOUT.decode(each).workerId() == workerId) {
-                last = Math.max(last, wallClockOf(each));
-            }
-        }
-        assertEquals(last, (long) pool.reservedUntil(workerId).orElseThrow(), "worker id " + workerId + " released at the millisecond of its last id");
-    }
-
     // --- the lease after RETRY -----------------------------------------------------------------------------------------------
 
     /**
@@ -238,7 +219,7 @@ class IdleRestartReviewTest {
     @Timeout(30)
     void aLeaseThatThrowsAfterTheRestartFailsTheCallAndIdsContinueAfterward() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        FlakyLease lease = new FlakyLease(lease1());
+        FlakyLease lease = new FlakyLease(leaseOnWorkerId1());
         IdGenerator generator = new IdGenerator(LAYOUT, lease, clock, new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
         long first = stream.nextId();
@@ -324,7 +305,7 @@ class IdleRestartReviewTest {
     @Timeout(30)
     void aRunIsIssuedExactlyUpToTheCapAndNotAheadOfTheClock() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease1(), clock, new ClockRules(CAP, CAP));
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock, new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
         stream.nextId();
         clock.advance(100);
@@ -344,7 +325,7 @@ class IdleRestartReviewTest {
     @Timeout(30)
     void aRunIsNotIssuedOneMillisecondAheadOfAClockThatMovedBack() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease1(), clock, new ClockRules(CAP, CAP));
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock, new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
         stream.nextId();
         clock.advance(100);
@@ -374,7 +355,7 @@ class IdleRestartReviewTest {
     @Timeout(30)
     void aSingleIdRightAfterTheOwnersBatchReservesNoRun() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = new IdGenerator(LAYOUT, lease1(), clock, new ClockRules(CAP, CAP));
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock, new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
         stream.nextId();
         clock.advance(100);

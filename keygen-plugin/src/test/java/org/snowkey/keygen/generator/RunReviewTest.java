@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.snowkey.keygen.generator.RunFixtures.CAP;
+import static org.snowkey.keygen.generator.RunFixtures.LAYOUT;
+import static org.snowkey.keygen.generator.RunFixtures.T;
+import static org.snowkey.keygen.generator.RunFixtures.assertReleasedAtItsLastId;
+import static org.snowkey.keygen.generator.RunFixtures.leaseOnWorkerId1;
+import static org.snowkey.keygen.generator.RunFixtures.wallClockOf;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
@@ -36,12 +42,6 @@ import org.snowkey.keygen.testing.SwitchableLease;
  * tests passes merely because no run formed.
  */
 class RunReviewTest {
-
-    private static final IdLayout LAYOUT = IdLayout.of(18, 1, IdLayout.defaults().epochMillis());
-
-    private static final long T = LAYOUT.epochMillis() + 1_000_000L;
-
-    private static final long CAP = 1_000;
 
     private final List<ExecutorService> executors = new ArrayList<>();
 
@@ -110,10 +110,6 @@ class RunReviewTest {
         return ids;
     }
 
-    private static long wallClockOf(final long id) {
-        return LAYOUT.decode(id).timestamp().toEpochMilli();
-    }
-
     /** A generator on worker id 1 whose counter lags the clock by 100 ms (a time cache): runs form. */
     private static IdGenerator generatorWithACache(final ManualClock clock, final SwitchableLease lease) {
         IdGenerator generator = new IdGenerator(LAYOUT, lease, clock, new ClockRules(CAP, CAP));
@@ -128,7 +124,7 @@ class RunReviewTest {
     @Timeout(30)
     void anIdOfAnotherThreadEndsTheRunOfTheFirst() throws Exception {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = generatorWithACache(clock, new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1")));
+        IdGenerator generator = generatorWithACache(clock, leaseOnWorkerId1());
         SequenceStream stream = generator.stream("t");
         ExecutorService owner = thread("owner");
         ExecutorService other = thread("other");
@@ -142,7 +138,7 @@ class RunReviewTest {
     @Timeout(30)
     void aBatchOfTheOwnerEndsItsRun() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = generatorWithACache(clock, new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1")));
+        IdGenerator generator = generatorWithACache(clock, leaseOnWorkerId1());
         SequenceStream stream = generator.stream("t");
         untilARunIsHeld(generator, stream);
         IdBatch batch = stream.nextIds(3);
@@ -154,7 +150,7 @@ class RunReviewTest {
     @Timeout(30)
     void theOwnerOfARunGetsNoIdAfterTheLeaseIsReleased() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        SwitchableLease lease = new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1"));
+        SwitchableLease lease = leaseOnWorkerId1();
         IdGenerator generator = generatorWithACache(clock, lease);
         SequenceStream stream = generator.stream("t");
         untilARunIsHeld(generator, stream);
@@ -238,7 +234,7 @@ class RunReviewTest {
     void anotherThreadNeverTakesTheValueTheOwnerIsTaking() throws Exception {
         ManualClock manual = new ManualClock(T).advanceOnPause(true);
         GatedClock clock = new GatedClock(manual, "owner");
-        IdGenerator generator = new IdGenerator(LAYOUT, new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1")), clock,
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock,
                 new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
         ExecutorService owner = thread("owner");
@@ -263,7 +259,7 @@ class RunReviewTest {
     @Timeout(30)
     void aRunIsNotIssuedAheadOfAClockThatMovedBack() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = generatorWithACache(clock, new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1")));
+        IdGenerator generator = generatorWithACache(clock, leaseOnWorkerId1());
         SequenceStream stream = generator.stream("t");
         List<Long> ids = untilARunIsHeld(generator, stream);
         // The run's values lie in millisecond T; the clock steps back 10 ms behind it (within the tolerance: calls wait).
@@ -277,7 +273,7 @@ class RunReviewTest {
     @Timeout(30)
     void aRunIsNotIssuedBehindTheTimeCacheCap() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = generatorWithACache(clock, new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1")));
+        IdGenerator generator = generatorWithACache(clock, leaseOnWorkerId1());
         SequenceStream stream = generator.stream("t");
         untilARunIsHeld(generator, stream);
         clock.advance(CAP + 500);
@@ -312,16 +308,6 @@ class RunReviewTest {
         assertEquals(T + 2, wallClockOf(ids.get(16)), "the 17th id opens the next millisecond");
         assertTrue(GeneratorTestAccess.removeHolding(generator));
         assertReleasedAtItsLastId(pool, extra, ids);
-    }
-
-    private static void assertReleasedAtItsLastId(final MemoryLeasePool pool, final int workerId, final List<Long> ids) {
-        long last = Long.MIN_VALUE;
-        for (long each : ids) {
-            if (LAYOUT.decode(each).workerId() == workerId) {
-                last = Math.max(last, wallClockOf(each));
-            }
-        }
-        assertEquals(last, (long) pool.reservedUntil(workerId).orElseThrow(), "worker id " + workerId + " released at the millisecond of its last id");
     }
 
     /**
@@ -372,7 +358,7 @@ class RunReviewTest {
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aCounterIdlePastTheCapWhoseNextValueLiesInTheMillisecondJumpedToIssues() {
         ManualClock clock = new ManualClock(T);
-        IdGenerator generator = new IdGenerator(LAYOUT, new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1")), clock,
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock,
                 new ClockRules(CAP, 0));
         SequenceStream stream = generator.stream("t");
         long last = Long.MIN_VALUE;
@@ -397,7 +383,7 @@ class RunReviewTest {
     @Timeout(30)
     void threadsTakingTurnsAtTheClockGetEveryValueOfTheMillisecond() throws Exception {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = new IdGenerator(LAYOUT, new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1")), clock,
+        IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock,
                 new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
         ExecutorService first = thread("first");
@@ -423,7 +409,7 @@ class RunReviewTest {
     @Timeout(30)
     void aThreadThatDiesHoldingARunLeavesTheOthersAboveIt() throws Exception {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        SwitchableLease lease = new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1"));
+        SwitchableLease lease = leaseOnWorkerId1();
         IdGenerator generator = generatorWithACache(clock, lease);
         SequenceStream stream = generator.stream("t");
         AtomicReference<List<Long>> fromDead = new AtomicReference<>();
@@ -446,7 +432,7 @@ class RunReviewTest {
     @Timeout(30)
     void twoStreamsTakingTurnsOnOneThreadShareItsRunAndStayIncreasing() {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
-        IdGenerator generator = generatorWithACache(clock, new SwitchableLease(new LeaseGrant(1, T, LeaseGrant.UNBOUNDED, "worker id 1")));
+        IdGenerator generator = generatorWithACache(clock, leaseOnWorkerId1());
         SequenceStream order = generator.stream("t_order");
         SequenceStream item = generator.stream("t_order_item");
         List<Long> all = new ArrayList<>();
