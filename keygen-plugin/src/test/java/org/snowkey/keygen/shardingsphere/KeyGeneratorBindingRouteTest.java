@@ -16,13 +16,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.snowkey.keygen.mode.ClusterRegistry;
 
 /**
  * The route of the last INSERT ({@link KeyGeneratorBinding#forTable}) answers without reading the issuer; these are the
  * three ways it must still give way to the issuer in force: a bind that changes the issuer forgets it, a closed issuer's
  * route is not taken, and a route written while the issuer changed is forgotten by its writer. Each test fails with its
- * guard removed.
+ * guard removed. And a bind completing while the first INSERT still opens an issuer without the context is not undone.
  */
 class KeyGeneratorBindingRouteTest {
 
@@ -40,7 +41,7 @@ class KeyGeneratorBindingRouteTest {
         binding.bind(Optional.empty(), new Object());
 
         String afterBind = binding.forTable(DATABASE, TABLE);
-        assertEquals("issuer-2:logic_db.t_order", afterBind, "the route to the issuer opened before the bind (" + withoutContext + ", still open) was kept");
+        assertEquals("issuer-2(context):logic_db.t_order", afterBind, "the route to the issuer opened before the bind (" + withoutContext + ", still open) was kept");
     }
 
     @Test
@@ -48,11 +49,11 @@ class KeyGeneratorBindingRouteTest {
         RecordingBinding binding = new RecordingBinding();
         binding.init(new Properties());
         binding.bind(Optional.empty(), new Object());
-        assertEquals("issuer-1:logic_db.t_order", binding.forTable(DATABASE, TABLE));
+        assertEquals("issuer-1(context):logic_db.t_order", binding.forTable(DATABASE, TABLE));
         assertSame(binding.forTable(DATABASE, TABLE), binding.forTable(DATABASE, TABLE), "a burst into one table takes the route");
 
         binding.opened.get(0).closed = true;
-        assertEquals("issuer-2:logic_db.t_order", binding.forTable(DATABASE, TABLE), "the closed issuer's route was taken");
+        assertEquals("issuer-2(context):logic_db.t_order", binding.forTable(DATABASE, TABLE), "the closed issuer's route was taken");
     }
 
     @Test
@@ -66,15 +67,47 @@ class KeyGeneratorBindingRouteTest {
         try {
             binding.pauseNextLookUp();
             Future<String> slowInsert = inserting.submit(() -> binding.forTable(DATABASE, TABLE));
-            assertTrue(binding.lookingUp.await(30, TimeUnit.SECONDS), "the INSERT never looked its table up");
+            assertTrue(binding.paused.await(30, TimeUnit.SECONDS), "the INSERT never looked its table up");
             // The issuer changes (and forgets the route) after the INSERT read it and before it writes its route.
             binding.bind(Optional.empty(), new Object());
             binding.resume.countDown();
-            assertEquals("issuer-1:logic_db.t_order", slowInsert.get(30, TimeUnit.SECONDS), "the INSERT issues from the issuer it read");
+            assertEquals("issuer-1(context):logic_db.t_order", slowInsert.get(30, TimeUnit.SECONDS), "the INSERT issues from the issuer it read");
 
-            assertEquals("issuer-2:logic_db.t_order", binding.forTable(DATABASE, TABLE),
+            assertEquals("issuer-2(context):logic_db.t_order", binding.forTable(DATABASE, TABLE),
                     "a route to the issuer the bind replaced outlived the bind (issuer 1 is still open)");
         } finally {
+            inserting.shutdownNow();
+        }
+    }
+
+    /**
+     * The first INSERT finds no issuer and opens one without the context (reopen, under the binding's lock); while that
+     * open is under way ShardingSphere hands over its context and the bind completes (bind takes no lock). The INSERT's
+     * open finishing afterwards must not undo the completed bind: every later INSERT issues from the bound issuer, the
+     * one the context owns and releases. Failed before reopen installed its issuer by compare-and-set (older than the
+     * route: reopen wrote its issuer over the bound one, and the route then served it for good).
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aBindThatCompletesWhileTheFirstInsertOpensWithoutTheContextIsNotUndone() throws Exception {
+        RecordingBinding binding = new RecordingBinding();
+        binding.init(new Properties());
+        ExecutorService inserting = Executors.newSingleThreadExecutor();
+        try {
+            binding.pauseNextOpenWithoutContext();
+            Future<String> firstInsert = inserting.submit(() -> binding.forTable(DATABASE, TABLE));
+            assertTrue(binding.paused.await(30, TimeUnit.SECONDS), "the first INSERT never opened an issuer");
+            binding.bind(Optional.empty(), new Object());
+            assertEquals("issuer-2(context)", binding.issuer().name, "the bind completed with the context's issuer");
+            binding.resume.countDown();
+            // The first INSERT may issue from what it opened: it started before the bind.
+            firstInsert.get(30, TimeUnit.SECONDS);
+
+            assertEquals("issuer-2(context):logic_db.t_order", binding.forTable(DATABASE, TABLE),
+                    "an INSERT after the bind completed issues from the issuer opened without the context, which nobody releases");
+            assertEquals("issuer-2(context)", binding.issuer().name, "the binding's issuer after the bind completed");
+        } finally {
+            binding.resume.countDown();
             inserting.shutdownNow();
         }
     }
@@ -91,16 +124,21 @@ class KeyGeneratorBindingRouteTest {
         }
     }
 
-    /** Opens issuers named by their order; a table maps to "issuer:database.table", a new String each time. */
+    /**
+     * Opens issuers named by their order and whether a context was handed over; a table maps to "issuer:database.table", a
+     * new String each time. A test may pause the next open without a context, or the next look-up, until it resumes it.
+     */
     private static final class RecordingBinding extends KeyGeneratorBinding<String, String, Issuer, String> {
 
         private final List<Issuer> opened = new CopyOnWriteArrayList<>();
 
         private final AtomicInteger openCount = new AtomicInteger();
 
-        private volatile boolean pauseNext;
+        private volatile boolean pauseNextOpenWithoutContext;
 
-        private final CountDownLatch lookingUp = new CountDownLatch(1);
+        private volatile boolean pauseNextLookUp;
+
+        private final CountDownLatch paused = new CountDownLatch(1);
 
         private final CountDownLatch resume = new CountDownLatch(1);
 
@@ -108,8 +146,12 @@ class KeyGeneratorBindingRouteTest {
             super("TEST");
         }
 
+        void pauseNextOpenWithoutContext() {
+            pauseNextOpenWithoutContext = true;
+        }
+
         void pauseNextLookUp() {
-            pauseNext = true;
+            pauseNextLookUp = true;
         }
 
         @Override
@@ -124,7 +166,7 @@ class KeyGeneratorBindingRouteTest {
 
         @Override
         String planWithoutContext(final String settings) {
-            return "plan";
+            return "plan without context";
         }
 
         @Override
@@ -133,7 +175,12 @@ class KeyGeneratorBindingRouteTest {
 
         @Override
         Issuer open(final String plan, final Object owner) {
-            Issuer issuer = new Issuer("issuer-" + openCount.incrementAndGet());
+            int number = openCount.incrementAndGet();
+            if (owner == null && pauseNextOpenWithoutContext) {
+                pauseNextOpenWithoutContext = false;
+                pauseUntilResumed();
+            }
+            Issuer issuer = new Issuer("issuer-" + number + (owner == null ? "(no context)" : "(context)"));
             opened.add(issuer);
             return issuer;
         }
@@ -145,19 +192,23 @@ class KeyGeneratorBindingRouteTest {
 
         @Override
         String valueFor(final Issuer issuer, final String database, final String table) {
-            if (pauseNext) {
-                pauseNext = false;
-                lookingUp.countDown();
-                try {
-                    if (!resume.await(30, TimeUnit.SECONDS)) {
-                        throw new IllegalStateException("never resumed");
-                    }
-                } catch (final InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(ex);
-                }
+            if (pauseNextLookUp) {
+                pauseNextLookUp = false;
+                pauseUntilResumed();
             }
             return issuer.name + ":" + database + "." + table;
+        }
+
+        private void pauseUntilResumed() {
+            paused.countDown();
+            try {
+                if (!resume.await(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("never resumed");
+                }
+            } catch (final InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(ex);
+            }
         }
     }
 }
