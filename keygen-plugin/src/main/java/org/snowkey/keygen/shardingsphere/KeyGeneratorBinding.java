@@ -167,23 +167,25 @@ abstract class KeyGeneratorBinding<S, P, T, V> {
 
     /** Kept apart from {@link #issuer()} so the key path stays small enough for the JIT to inline. */
     private synchronized T reopen() {
-        T current = issuer;
-        if (current != null && !isClosed(current)) {
-            return current;
+        while (true) {
+            T current = issuer;
+            if (current != null && !isClosed(current)) {
+                return current;
+            }
+            RuntimeException failed = bindFailure;
+            if (current == null && failed != null) {
+                throw new IllegalStateException("SnowKey: this " + type + " key generator could not bind when ShardingSphere started (" + failed.getMessage()
+                        + "), so it issues no keys; fix the cause and restart", failed);
+            }
+            Object owner = boundOwner;
+            T opened = owner == null ? open(planWithoutContext(settings()), null) : open(plan(settings(), boundCluster), owner);
+            // A bind (which takes no lock) may have set the issuer while this one opened: the bind's stands, made with what
+            // ShardingSphere handed over, unless it closed too (then open again, as the bind left it). A route to the
+            // closed issuer is not taken (forTable): nothing to forget.
+            if (ISSUER.compareAndSet(this, current, opened)) {
+                return opened;
+            }
         }
-        RuntimeException failed = bindFailure;
-        if (current == null && failed != null) {
-            throw new IllegalStateException("SnowKey: this " + type + " key generator could not bind when ShardingSphere started (" + failed.getMessage()
-                    + "), so it issues no keys; fix the cause and restart", failed);
-        }
-        Object owner = boundOwner;
-        T opened = owner == null ? open(planWithoutContext(settings()), null) : open(plan(settings(), boundCluster), owner);
-        // A bind (which takes no lock) may have set the issuer while this one opened: the bind's stands, made with what
-        // ShardingSphere handed over. A route to the closed issuer is not taken (forTable): nothing to forget.
-        if (!ISSUER.compareAndSet(this, current, opened)) {
-            return issuer;
-        }
-        return opened;
     }
 
     /**
