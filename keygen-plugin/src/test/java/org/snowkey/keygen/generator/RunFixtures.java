@@ -2,7 +2,12 @@ package org.snowkey.keygen.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.lang.reflect.Field;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.snowkey.keygen.layout.IdLayout;
 import org.snowkey.keygen.lease.LeaseGrant;
@@ -11,7 +16,8 @@ import org.snowkey.keygen.testing.SwitchableLease;
 
 /**
  * What the reviews of runs and of the idle restart share: a layout of 8 values per millisecond (so that runs, milliseconds
- * and the cap's edge are a few ids apart), a start time, a time cache cap, and what they assert of a holding's release.
+ * and the cap's edge are a few ids apart), a start time, a time cache cap, what they assert of a holding's release, and
+ * how they call on another thread and look into the id path.
  */
 final class RunFixtures {
 
@@ -42,5 +48,24 @@ final class RunFixtures {
             }
         }
         assertEquals(last, (long) pool.reservedUntil(workerId).orElseThrow(), "worker id " + workerId + " released at the millisecond of its last id");
+    }
+
+    /** Runs {@code call} on {@code thread} and waits for it (bounded), rethrowing what it threw. */
+    static <V> V on(final ExecutorService thread, final Callable<V> call) throws Exception {
+        try {
+            return thread.submit(call).get(20, TimeUnit.SECONDS);
+        } catch (final ExecutionException ex) {
+            if (ex.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw ex;
+        }
+    }
+
+    /** A private field of the id path, opened for a review test to look into. */
+    static Field field(final Class<?> type, final String name) throws NoSuchFieldException {
+        Field field = type.getDeclaredField(name);
+        field.setAccessible(true);
+        return field;
     }
 }

@@ -3,13 +3,13 @@ package org.snowkey.keygen.generator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.snowkey.keygen.generator.RunFixtures.field;
+import static org.snowkey.keygen.generator.RunFixtures.on;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -52,17 +52,6 @@ class RunOf256ReviewTest {
         return executor;
     }
 
-    private static <V> V on(final ExecutorService thread, final java.util.concurrent.Callable<V> call) throws Exception {
-        try {
-            return thread.submit(call).get(20, TimeUnit.SECONDS);
-        } catch (final ExecutionException ex) {
-            if (ex.getCause() instanceof Exception cause) {
-                throw cause;
-            }
-            throw ex;
-        }
-    }
-
     private static long wallClockOf(final long id) {
         return LAYOUT.decode(id).timestamp().toEpochMilli();
     }
@@ -74,12 +63,6 @@ class RunOf256ReviewTest {
         } catch (final ReflectiveOperationException ex) {
             throw new IllegalStateException(ex);
         }
-    }
-
-    private static Field field(final Class<?> type, final String name) throws NoSuchFieldException {
-        Field field = type.getDeclaredField(name);
-        field.setAccessible(true);
-        return field;
     }
 
     /** Checks ids in the order they were issued: unique, strictly increasing, none ahead of {@code clockMillis}. */

@@ -11,8 +11,9 @@ import static org.snowkey.keygen.generator.RunFixtures.T;
 import static org.snowkey.keygen.generator.RunFixtures.assertReleasedAtItsLastId;
 import static org.snowkey.keygen.generator.RunFixtures.leaseOnWorkerId1;
 import static org.snowkey.keygen.generator.RunFixtures.wallClockOf;
+import static org.snowkey.keygen.generator.RunFixtures.field;
+import static org.snowkey.keygen.generator.RunFixtures.on;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -56,17 +57,6 @@ class RunReviewTest {
         return executor;
     }
 
-    private static <V> V on(final ExecutorService thread, final java.util.concurrent.Callable<V> call) throws Exception {
-        try {
-            return thread.submit(call).get(20, TimeUnit.SECONDS);
-        } catch (final ExecutionException ex) {
-            if (ex.getCause() instanceof Exception cause) {
-                throw cause;
-            }
-            throw ex;
-        }
-    }
-
     /**
      * The run the calling thread holds on the generator's counter in force and may still take a value from: {next, end},
      * or null. Reads private state: the scenarios below are only meaningful with a run held.
@@ -89,12 +79,6 @@ class RunReviewTest {
         } catch (final ReflectiveOperationException ex) {
             throw new IllegalStateException(ex);
         }
-    }
-
-    private static Field field(final Class<?> type, final String name) throws NoSuchFieldException {
-        Field field = type.getDeclaredField(name);
-        field.setAccessible(true);
-        return field;
     }
 
     /** Single ids of the calling thread on {@code stream} until it holds a run (at most 10 calls). */
