@@ -3,10 +3,12 @@ package org.snowkey.keygen.generator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.snowkey.keygen.layout.IdLayout;
@@ -48,6 +50,22 @@ final class RunFixtures {
             }
         }
         assertEquals(last, (long) pool.reservedUntil(workerId).orElseThrow(), "worker id " + workerId + " released at the millisecond of its last id");
+    }
+
+    /** The named single threads a review test calls on ({@link #on}); {@link #stopAll} after each test. */
+    static final class Threads {
+
+        private final List<ExecutorService> executors = new ArrayList<>();
+
+        ExecutorService named(final String name) {
+            ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, name));
+            executors.add(executor);
+            return executor;
+        }
+
+        void stopAll() {
+            executors.forEach(ExecutorService::shutdownNow);
+        }
     }
 
     /** Runs {@code call} on {@code thread} and waits for it (bounded), rethrowing what it threw. */

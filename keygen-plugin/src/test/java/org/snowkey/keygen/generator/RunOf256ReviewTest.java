@@ -11,7 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -39,17 +38,11 @@ class RunOf256ReviewTest {
 
     private static final long CAP = 1_000;
 
-    private final List<ExecutorService> executors = new ArrayList<>();
+    private final RunFixtures.Threads threads = new RunFixtures.Threads();
 
     @AfterEach
     void stopThreads() {
-        executors.forEach(ExecutorService::shutdownNow);
-    }
-
-    private ExecutorService thread(final String name) {
-        ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, name));
-        executors.add(executor);
-        return executor;
+        threads.stopAll();
     }
 
     private static long wallClockOf(final long id) {
@@ -115,8 +108,8 @@ class RunOf256ReviewTest {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
         IdGenerator generator = generatorWithHoldings(clock, new MemoryLeasePool(8, clock), 3);
         SequenceStream stream = generator.stream("t");
-        ExecutorService a = thread("a");
-        ExecutorService b = thread("b");
+        ExecutorService a = threads.named("a");
+        ExecutorService b = threads.named("b");
         List<Long> ids = new ArrayList<>();
         for (int turn = 0; turn < 40; turn++) {
             ids.addAll(on(turn % 2 == 0 ? a : b, () -> {

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -44,17 +43,11 @@ import org.snowkey.keygen.testing.SwitchableLease;
  */
 class RunReviewTest {
 
-    private final List<ExecutorService> executors = new ArrayList<>();
+    private final RunFixtures.Threads threads = new RunFixtures.Threads();
 
     @AfterEach
     void stopThreads() {
-        executors.forEach(ExecutorService::shutdownNow);
-    }
-
-    private ExecutorService thread(final String name) {
-        ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, name));
-        executors.add(executor);
-        return executor;
+        threads.stopAll();
     }
 
     /**
@@ -110,8 +103,8 @@ class RunReviewTest {
         ManualClock clock = new ManualClock(T).advanceOnPause(true);
         IdGenerator generator = generatorWithACache(clock, leaseOnWorkerId1());
         SequenceStream stream = generator.stream("t");
-        ExecutorService owner = thread("owner");
-        ExecutorService other = thread("other");
+        ExecutorService owner = threads.named("owner");
+        ExecutorService other = threads.named("other");
         on(owner, () -> untilARunIsHeld(generator, stream));
         long fromOther = on(other, stream::nextId);
         long fromOwner = on(owner, stream::nextId);
@@ -178,7 +171,7 @@ class RunReviewTest {
         MemoryLeasePool.PoolLease lease = pool.open();
         IdGenerator generator = new IdGenerator(LAYOUT, lease, clock, new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
-        ExecutorService owner = thread("owner");
+        ExecutorService owner = threads.named("owner");
         List<Long> all = new ArrayList<>(on(owner, () -> {
             List<Long> ids = new ArrayList<>(List.of(stream.nextId()));
             manual.advance(100);
@@ -221,7 +214,7 @@ class RunReviewTest {
         IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock,
                 new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
-        ExecutorService owner = thread("owner");
+        ExecutorService owner = threads.named("owner");
         on(owner, () -> {
             stream.nextId();
             manual.advance(100);
@@ -230,7 +223,7 @@ class RunReviewTest {
         clock.arm();
         Future<Long> paused = future(owner, stream::nextId);
         assertTrue(clock.paused.await(10, TimeUnit.SECONDS), "the owner stopped inside takeFromRun");
-        long fromOther = on(thread("other"), stream::nextId);
+        long fromOther = on(threads.named("other"), stream::nextId);
         clock.resume.countDown();
         long fromOwner = paused.get();
         assertNotEquals(fromOther, fromOwner, "one id twice");
@@ -370,8 +363,8 @@ class RunReviewTest {
         IdGenerator generator = new IdGenerator(LAYOUT, leaseOnWorkerId1(), clock,
                 new ClockRules(CAP, CAP));
         SequenceStream stream = generator.stream("t");
-        ExecutorService first = thread("first");
-        ExecutorService second = thread("second");
+        ExecutorService first = threads.named("first");
+        ExecutorService second = threads.named("second");
         List<Long> ids = new ArrayList<>();
         for (int turn = 0; turn < 3; turn++) {
             ids.add(on(first, stream::nextId));
