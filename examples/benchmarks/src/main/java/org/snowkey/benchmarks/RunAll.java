@@ -143,6 +143,9 @@ public final class RunAll {
         }
         Collection<RunResult> perCall1 = new Runner(timed(PerCallBenchmark.class.getName() + ".nextId$", 1, 3, 2).threads(1).build()).run();
         Collection<RunResult> perCall2 = new Runner(timed(PerCallBenchmark.class.getName() + ".nextId$", 1, 3, 2).threads(2).build()).run();
+        // Right before the bursts, in the same conditions: the machine's speed, which every burst from the time cache moves with.
+        Collection<RunResult> reference = new Runner(base(MachineReference.class.getName() + ".")
+                .warmupIterations(quick ? 1 : 3).measurementIterations(quick ? 2 : 9).build()).run();
         // The targets compare the default layout; worker-id-bits 10 would add four forks of 2 s idle shots.
         Collection<RunResult> bursts = new Runner(base(BurstBenchmark.class.getName() + ".")
                 .param("generator", IdSource.SNOWKEY_SPI_HOLDINGS_13, IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13, IdSource.SS_SNOWFLAKE, IdSource.COSID,
@@ -157,7 +160,7 @@ public final class RunAll {
         List<BalanceReport.Row> balance = BalanceReport.run(quick ? 1_000 : BalanceReport.IDS_PER_WINDOW, 2);
         String segment = runSegment();
         Instant finished = Instant.now();
-        return summary(started, finished, perCall1, perCall2, latency, bursts, sustained, balance) + segment;
+        return summary(started, finished, perCall1, perCall2, latency, reference.iterator().next(), bursts, sustained, balance) + segment;
     }
 
     /** Section 6: the segment sequences side by side, then round trips and runway at the default settings. */
@@ -216,8 +219,8 @@ public final class RunAll {
     }
 
     private String summary(final Instant started, final Instant finished, final Collection<RunResult> perCall1, final Collection<RunResult> perCall2,
-                           final Map<String, LatencyReport.Result> latency, final Collection<RunResult> bursts, final Collection<RunResult> sustained,
-                           final List<BalanceReport.Row> balance) {
+                           final Map<String, LatencyReport.Result> latency, final RunResult reference, final Collection<RunResult> bursts,
+                           final Collection<RunResult> sustained, final List<BalanceReport.Row> balance) {
         StringBuilder out = new StringBuilder(header(started, finished));
         // Targets first.
         Map<String, RunResult> burst = byGenerator(bursts, ".burst");
@@ -226,6 +229,10 @@ public final class RunAll {
         Map<String, RunResult> twoThreads = byGenerator(perCall2, ".nextId");
         double ssBurst = median(burst.get(IdSource.SS_SNOWFLAKE));
         double ssBatch = median(batch.get(IdSource.SS_SNOWFLAKE));
+        out.append(String.format(Locale.ROOT, "Machine reference, ms (MachineReference: a fixed loop shaped like one id's path, 1,000,000 steps, single shot after 2 s "
+                + "idle, right before the bursts): %s. A burst from the time cache runs at the CPU's speed and the clock-bound contenders do not, so "
+                + "the burst ratios move with this line; the SPI burst with holdings took %.2f times the reference.%n%n", shots(reference),
+                median(burst.get(IdSource.SNOWKEY_SPI_HOLDINGS_13)) / median(reference)));
         out.append("### Targets (ratios within this run)\n\n");
         out.append("| target | measured | result |\n|---|---:|---|\n");
         for (String each : List.of(IdSource.SNOWKEY_SPI_HOLDINGS_13, IdSource.SNOWKEY_SPI_13, IdSource.SNOWKEY_CORE_13)) {
