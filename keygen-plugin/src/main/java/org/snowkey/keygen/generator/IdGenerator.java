@@ -35,7 +35,14 @@ public final class IdGenerator implements AutoCloseable {
     /** Leases more worker ids of the pool while the generator runs at its cap; null with one worker id at most. */
     private final HoldingsGrowth growth;
 
+    /** The streams by normalised name ({@link StreamNames}). */
     private final Map<String, SequenceStream> streams = new ConcurrentHashMap<>();
+
+    /**
+     * Every name {@link #stream} was asked for, as spelt, to its stream: a spelling not in normal form (upper case, quoted)
+     * is normalised on its first call only, not on every id of the core API that names it.
+     */
+    private final Map<String, SequenceStream> streamsBySpelling = new ConcurrentHashMap<>();
 
     /** Set when {@link #close} starts: from then on nothing issues from this generator, and its holders join anew. */
     private volatile boolean ended;
@@ -97,11 +104,14 @@ public final class IdGenerator implements AutoCloseable {
      * streams issuing the same ids.
      */
     public SequenceStream stream(final String name) {
-        SequenceStream stream = name == null ? null : streams.get(name);
+        SequenceStream stream = name == null ? null : streamsBySpelling.get(name);
         if (stream != null) {
             return stream;
         }
-        return streams.computeIfAbsent(StreamNames.normalise(name), key -> new SequenceStream(key, idSpace));
+        stream = streams.computeIfAbsent(StreamNames.normalise(name), key -> new SequenceStream(key, idSpace));
+        // Every spelling maps to the stream of its normal form, so a race between two first calls puts the same stream.
+        streamsBySpelling.putIfAbsent(name, stream);
+        return stream;
     }
 
     /** The next id of the default stream. */

@@ -28,6 +28,9 @@ class StreamNamesTest {
             assertSame(stream, generator.stream(each), each);
         }
         assertEquals(1, generator.streams().size());
+        for (String each : new String[] {"DB.T_ORDER", "`db`.`t_order`", "db.t_order"}) {
+            assertSame(stream, generator.stream(each), each + ", asked again");
+        }
         Set<Long> ids = new HashSet<>();
         for (int i = 0; i < 10_000; i++) {
             assertTrue(ids.add(generator.stream(i % 2 == 0 ? "DB.T_ORDER" : "db.t_order").nextId()), "an id came out twice");
@@ -70,7 +73,7 @@ class StreamNamesTest {
 
     @Test
     void everyNormalisedNameNormalisesToItself() {
-        // IdGenerator.stream looks a name up as given before it normalises it: that is only right for fixed points.
+        // A stream's name is its normal form, and a name in normal form must name its own stream when asked as spelt.
         for (int codePoint = Character.MIN_CODE_POINT; codePoint <= Character.MAX_CODE_POINT; codePoint++) {
             if (codePoint < Character.MIN_SURROGATE || codePoint > Character.MAX_SURROGATE) {
                 String name = "X" + new String(Character.toChars(codePoint)) + "X";
