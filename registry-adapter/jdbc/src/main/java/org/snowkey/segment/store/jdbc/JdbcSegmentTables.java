@@ -81,15 +81,24 @@ final class JdbcSegmentTables {
                 connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             }
             connection.setAutoCommit(false);
+            // Committed or rolled back: only then is auto-commit switched back on.
+            boolean transactionEnded = false;
             try {
                 T result = work.run(connection);
                 connection.commit();
+                transactionEnded = true;
                 return result;
             } catch (final SQLException | RuntimeException ex) {
-                rollbackQuietly(connection, ex);
+                transactionEnded = rollbackQuietly(connection, ex);
                 throw ex;
             } finally {
-                restoreQuietly(connection, autoCommit, isolation);
+                // After a rollback that failed, switching auto-commit back on would commit what the work did so far (JDBC
+                // commits an open transaction there): a counter advanced without its log row. The connection goes back to
+                // the pool with its transaction open instead, and HikariCP rolls back an uncommitted connection it is
+                // handed back, or drops it when that fails too.
+                if (transactionEnded) {
+                    restoreQuietly(connection, autoCommit, isolation);
+                }
             }
         } catch (final SQLException ex) {
             throw failure(action, ex);
@@ -156,11 +165,14 @@ final class JdbcSegmentTables {
         }
     }
 
-    private static void rollbackQuietly(final Connection connection, final Exception cause) {
+    /** True when the transaction was rolled back. */
+    private static boolean rollbackQuietly(final Connection connection, final Exception cause) {
         try {
             connection.rollback();
+            return true;
         } catch (final SQLException ex) {
             cause.addSuppressed(ex);
+            return false;
         }
     }
 

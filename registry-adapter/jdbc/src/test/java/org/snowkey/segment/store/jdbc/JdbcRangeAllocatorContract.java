@@ -1,12 +1,22 @@
 package org.snowkey.segment.store.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.snowkey.keygen.segment.NumberRange;
 import org.snowkey.keygen.segment.RangeAllocator;
+import org.snowkey.keygen.segment.RangeUnavailableException;
 import org.snowkey.keygen.segment.StartValues;
 import org.snowkey.lease.testing.StartValuesFixtures;
 import org.snowkey.lease.store.jdbc.TestDatabase;
 import org.snowkey.segment.store.AbstractRangeAllocatorContractTest;
 import org.snowkey.segment.store.RangeLog;
+import org.snowkey.segment.store.RangeLogEntry;
 import org.snowkey.store.jdbc.JdbcTableName;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -58,7 +68,25 @@ abstract class JdbcRangeAllocatorContract extends AbstractRangeAllocatorContract
 
     @Override
     protected RangeAllocator openLosingNextAnswer(final String owner) {
-        return new JdbcRangeAllocator(AnswerLosingDataSource.losingNextCommit(pool()), settings, owner, StartValuesFixtures.everyKeyAtOne());
+        return new JdbcRangeAllocator(FaultyDataSources.losingNextCommit(pool()), settings, owner, StartValuesFixtures.everyKeyAtOne());
+    }
+
+    /**
+     * A transaction that advanced the counter and then failed, with its rollback failing too, leaves nothing applied: the
+     * next range starts right after the last one handed out. Switching auto-commit back on would have committed the
+     * advance (a range gone without its log row, and "all of it or none" broken).
+     */
+    @Test
+    void aTransactionWhoseRollbackFailsIsNotCommitted() {
+        RangeAllocator healthy = open("healthy", StartValuesFixtures.everyKeyAtOne());
+        NumberRange first = healthy.allocate("orders", 10);
+        RangeAllocator failing = new JdbcRangeAllocator(FaultyDataSources.failingLogRowsAndRollbacks(pool(), settings.logTable().value()), settings, "failing",
+                StartValuesFixtures.everyKeyAtOne());
+        RangeUnavailableException failed = assertThrows(RangeUnavailableException.class, () -> failing.allocate("orders", 10));
+        assertTrue(failed.getMessage().contains("log row's INSERT failed"), failed.getMessage());
+        NumberRange next = healthy.allocate("orders", 10);
+        assertEquals(first.last() + 1, next.first(), "the failed transaction's advance of the counter was committed");
+        assertEquals(List.of(first, next), log().recent("orders", 10).stream().map(RangeLogEntry::range).toList(), "the log holds exactly the ranges handed out");
     }
 
     @Override
