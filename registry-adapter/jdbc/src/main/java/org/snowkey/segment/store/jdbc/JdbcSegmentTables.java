@@ -15,6 +15,8 @@ import org.snowkey.store.jdbc.JdbcTableName;
 import org.snowkey.store.jdbc.JdbcTables;
 import org.snowkey.store.jdbc.JdbcUrls;
 
+import com.zaxxer.hikari.HikariDataSource;
+
 /**
  * The segment tables behind a data source: borrowing connections, creating missing tables, and turning every
  * database error into a {@link RangeUnavailableException} that names the tables, the URL without credentials and
@@ -92,12 +94,10 @@ final class JdbcSegmentTables {
                 transactionEnded = rollbackQuietly(connection, ex);
                 throw ex;
             } finally {
-                // After a rollback that failed, switching auto-commit back on would commit what the work did so far (JDBC
-                // commits an open transaction there): a counter advanced without its log row. The connection goes back to
-                // the pool with its transaction open instead, and HikariCP rolls back an uncommitted connection it is
-                // handed back, or drops it when that fails too.
                 if (transactionEnded) {
                     restoreQuietly(connection, autoCommit, isolation);
+                } else {
+                    discard(connection);
                 }
             }
         } catch (final SQLException ex) {
@@ -120,8 +120,10 @@ final class JdbcSegmentTables {
         Connection connection = dataSource.getConnection();
         try {
             // A pool may hand out connections in manual-commit mode; the existence checks below must not fail a
-            // transaction (PostgreSQL aborts one at its first error), and transaction() switches it off itself.
+            // transaction (PostgreSQL aborts one at its first error), and transaction() switches it off itself. Whatever
+            // such a connection did before is rolled back first: switching auto-commit on would commit it.
             if (!connection.getAutoCommit()) {
+                connection.rollback();
                 connection.setAutoCommit(true);
             }
             if (safeUrl == null) {
@@ -173,6 +175,25 @@ final class JdbcSegmentTables {
         } catch (final SQLException ex) {
             cause.addSuppressed(ex);
             return false;
+        }
+    }
+
+    /**
+     * Closes for good a connection whose transaction could not be ended (its rollback failed), so that the database rolls
+     * the transaction back and the counter row's lock goes with it. Switching auto-commit back on would commit what the
+     * work did so far (a counter advanced without its log row); handed back to the pool as it is, the connection could
+     * wait there idle with the row locked, since HikariCP drops a connection whose rollback fails only for errors it
+     * takes for a broken connection.
+     */
+    private void discard(final Connection connection) {
+        try {
+            if (dataSource.isWrapperFor(HikariDataSource.class)) {
+                dataSource.unwrap(HikariDataSource.class).evictConnection(connection);
+            } else {
+                connection.abort(Runnable::run);
+            }
+        } catch (final SQLException | RuntimeException ex) {
+            LOG.debug("SnowKey could not discard a segment connection whose rollback failed", ex);
         }
     }
 
