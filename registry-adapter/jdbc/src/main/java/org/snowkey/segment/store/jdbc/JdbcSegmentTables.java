@@ -183,18 +183,35 @@ final class JdbcSegmentTables {
      * the transaction back and the counter row's lock goes with it. Switching auto-commit back on would commit what the
      * work did so far (a counter advanced without its log row); handed back to the pool as it is, the connection could
      * wait there idle with the row locked, since HikariCP drops a connection whose rollback fails only for errors it
-     * takes for a broken connection.
+     * takes for a broken connection. SnowKey's own pools evict it; any other connection is aborted, which closes it on
+     * PostgreSQL and MariaDB (H2's driver ignores an abort).
      */
     private void discard(final Connection connection) {
+        if (evictedFromHikari(connection)) {
+            return;
+        }
+        try {
+            connection.abort(Runnable::run);
+        } catch (final SQLException | RuntimeException ex) {
+            LOG.debug("SnowKey could not abort a segment connection whose rollback failed", ex);
+        }
+    }
+
+    /** True when {@code connection} is HikariCP's own (not a wrapper around it) and its pool evicted it. */
+    private boolean evictedFromHikari(final Connection connection) {
+        // HikariCP ignores, silently, the eviction of any other connection object.
+        if (!connection.getClass().getName().startsWith("com.zaxxer.hikari.")) {
+            return false;
+        }
         try {
             if (dataSource.isWrapperFor(HikariDataSource.class)) {
                 dataSource.unwrap(HikariDataSource.class).evictConnection(connection);
-            } else {
-                connection.abort(Runnable::run);
+                return true;
             }
         } catch (final SQLException | RuntimeException ex) {
-            LOG.debug("SnowKey could not discard a segment connection whose rollback failed", ex);
+            LOG.debug("SnowKey could not evict a segment connection whose rollback failed", ex);
         }
+        return false;
     }
 
     private static void restoreQuietly(final Connection connection, final boolean autoCommit, final int isolation) {
