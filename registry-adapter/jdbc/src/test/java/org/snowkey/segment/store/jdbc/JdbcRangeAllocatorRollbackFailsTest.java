@@ -3,13 +3,9 @@ package org.snowkey.segment.store.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,43 +68,9 @@ class JdbcRangeAllocatorRollbackFailsTest {
         return pool;
     }
 
-    /** While armed: the log row's INSERT fails with a duplicate key (23505) and every rollback fails with HY000. */
+    /** {@link FaultyDataSources#failingLogRowsAndRollbacks} inside the pool: on the driver's connections. */
     private static DataSource faultyDriver(final TestDatabase database, final String logTable, final AtomicBoolean armed) {
-        return (DataSource) Proxy.newProxyInstance(JdbcRangeAllocatorRollbackFailsTest.class.getClassLoader(), new Class<?>[] {DataSource.class}, (p, m, a) -> {
-            switch (m.getName()) {
-                case "getConnection":
-                    return connection(database.connect(), logTable, armed);
-                case "getLogWriter":
-                    return (PrintWriter) null;
-                case "getLoginTimeout":
-                    return 0;
-                case "getParentLogger":
-                    throw new SQLFeatureNotSupportedException();
-                case "isWrapperFor":
-                    return false;
-                case "setLogWriter":
-                case "setLoginTimeout":
-                    return null;
-                default:
-                    throw new UnsupportedOperationException(m.getName());
-            }
-        });
-    }
-
-    private static Connection connection(final Connection real, final String logTable, final AtomicBoolean armed) {
-        return (Connection) Proxy.newProxyInstance(JdbcRangeAllocatorRollbackFailsTest.class.getClassLoader(), new Class<?>[] {Connection.class}, (p, m, a) -> {
-            if (armed.get() && "prepareStatement".equals(m.getName()) && ((String) a[0]).startsWith("INSERT INTO " + logTable + " ")) {
-                throw new SQLException("test: duplicate key on the log row", "23505");
-            }
-            if (armed.get() && "rollback".equals(m.getName())) {
-                throw new SQLException("test: the rollback failed (not a connection error)", "HY000");
-            }
-            try {
-                return m.invoke(real, a);
-            } catch (final InvocationTargetException ex) {
-                throw ex.getCause();
-            }
-        });
+        return FaultyDataSources.failingLogRowsAndRollbacks(FaultyDataSources.connecting(database), logTable, armed);
     }
 
     @ParameterizedTest
@@ -159,10 +121,10 @@ class JdbcRangeAllocatorRollbackFailsTest {
         DataSource wrapping = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DataSource.class}, (p, m, a) -> {
             if ("getConnection".equals(m.getName())) {
                 Connection pooled = pool.getConnection();
-                return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class}, (cp, cm, ca) -> pass(pooled, cm, ca));
+                return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class}, (cp, cm, ca) -> FaultyDataSources.invoke(pooled, cm, ca));
             }
             // isWrapperFor and unwrap reach the HikariDataSource.
-            return pass(pool, m, a);
+            return FaultyDataSources.invoke(pool, m, a);
         });
         JdbcRangeAllocator failing = new JdbcRangeAllocator(wrapping, settings, "failing", StartValuesFixtures.everyKeyAtOne());
         NumberRange first = failing.allocate("orders", 10);
@@ -173,14 +135,6 @@ class JdbcRangeAllocatorRollbackFailsTest {
                 StartValuesFixtures.everyKeyAtOne());
         NumberRange next = other.allocate("orders", 10);
         assertEquals(first.last() + 1, next.first());
-    }
-
-    private static Object pass(final Object target, final Method method, final Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (final InvocationTargetException ex) {
-            throw ex.getCause();
-        }
     }
 
     /**
@@ -212,11 +166,7 @@ class JdbcRangeAllocatorRollbackFailsTest {
                     if ("close".equals(m.getName())) {
                         return null;
                     }
-                    try {
-                        return m.invoke(connection, a);
-                    } catch (final InvocationTargetException ex) {
-                        throw ex.getCause();
-                    }
+                    return FaultyDataSources.invoke(connection, m, a);
                 });
         return (DataSource) Proxy.newProxyInstance(JdbcRangeAllocatorRollbackFailsTest.class.getClassLoader(), new Class<?>[] {DataSource.class}, (p, m, a) -> {
             switch (m.getName()) {
